@@ -1,0 +1,90 @@
+import { nowString, type ServiceContext } from '../context.js'
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
+import { checkNewPerson, normaliseEmail, type NewPersonInput } from '../users/user-input.js'
+import { Role, UserStatus, type Actor, type User } from '../users/user.js'
+import { generateToken, hashToken, type ApiToken } from './api-token.js'
+
+export interface IssuedToken extends ApiToken { token: string }
+
+const BAD_CREDENTIALS = 'These credentials do not match our records.'
+
+/** Login, logout, registration, personal API tokens, and resolving a bearer token to a user. */
+export class AuthService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  async login (email: string, password: string): Promise<{ token: string, user: User }> {
+    const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
+    const hash = user === null ? null : await this.ctx.store.users.findPasswordHash(user.id)
+    // Verify against a dummy when the user is unknown so timing does not reveal which emails exist.
+    const ok = await this.ctx.hasher.verify(hash ?? await this.dummyHash(), password)
+    if (user === null || hash === null || !ok) throw ValidationError.field('email', BAD_CREDENTIALS)
+    if (user.status === UserStatus.Banned) throw ValidationError.field('email', 'This account has been banned.')
+    return await this.ctx.store.transaction(async (tx) => {
+      const updated = await tx.users.update(user.id, { last_login_at: nowString(this.ctx) })
+      const issued = await this.issue(tx.tokens, user.id, 'login')
+      return { token: issued.token, user: updated ?? user }
+    })
+  }
+
+  async register (input: NewPersonInput): Promise<{ token: string, user: User }> {
+    if (!this.ctx.registration) throw new ForbiddenError('Registration is disabled.')
+    checkNewPerson(input)
+    const passwordHash = await this.ctx.hasher.hash(input.password)
+    return await this.ctx.store.transaction(async (tx) => {
+      const user = await tx.users.create({
+        role: Role.Customer,
+        first_name: input.first_name.trim(),
+        last_name: input.last_name.trim(),
+        email: normaliseEmail(input.email),
+        status: UserStatus.Active,
+        password_hash: passwordHash
+      })
+      const issued = await this.issue(tx.tokens, user.id, 'login')
+      return { token: issued.token, user }
+    })
+  }
+
+  /** The user a bearer token belongs to, or null if it is unknown, revoked, or the user is banned. */
+  async authenticate (token: string): Promise<{ user: User, tokenId: number } | null> {
+    const found = await this.ctx.store.tokens.findUserByHash(hashToken(token))
+    if (found === null || found.user.status === UserStatus.Banned) return null
+    return { user: found.user, tokenId: found.token.id }
+  }
+
+  async logout (tokenId: number, actor: Actor): Promise<void> {
+    await this.ctx.store.tokens.deleteForUser(actor.id, tokenId)
+  }
+
+  async listTokens (actor: Actor): Promise<ApiToken[]> {
+    return await this.ctx.store.tokens.listForUser(actor.id)
+  }
+
+  async createToken (actor: Actor, name: string | null): Promise<IssuedToken> {
+    return await this.issue(this.ctx.store.tokens, actor.id, name)
+  }
+
+  /** Issues a token for any user by email: the CLI's `tokens:create`. */
+  async createTokenForEmail (email: string, name: string | null): Promise<IssuedToken> {
+    const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
+    if (user === null) throw new NotFoundError('User')
+    return await this.issue(this.ctx.store.tokens, user.id, name)
+  }
+
+  async deleteToken (actor: Actor, tokenId: number): Promise<void> {
+    const deleted = await this.ctx.store.tokens.deleteForUser(actor.id, tokenId)
+    if (!deleted) throw new NotFoundError('Token')
+  }
+
+  private dummy: Promise<string> | undefined
+  private async dummyHash (): Promise<string> {
+    this.dummy ??= this.ctx.hasher.hash(generateToken())
+    return await this.dummy
+  }
+
+  private async issue (tokens: ServiceContext['store']['tokens'], userId: number, name: string | null): Promise<IssuedToken> {
+    const token = generateToken()
+    const stored = await tokens.create({ user_id: userId, name, token_hash: hashToken(token) })
+    return { ...stored, token }
+  }
+}
+

@@ -1,0 +1,61 @@
+import type { ServiceContext } from '../context.js'
+import { NotFoundError, ValidationError } from '../errors.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import type { WithIncludes } from '../store.js'
+import { canManageCategories, ensure } from '../users/user-policy.js'
+import type { Actor } from '../users/user.js'
+import { positionsFromOrder, type Category, type CategoryInput } from './category.js'
+
+/** Categories: any authenticated user lists and views; administrators manage. */
+export class CategoryService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  async list (_actor: Actor, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
+    return await this.ctx.store.categories.list(query)
+  }
+
+  async view (_actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Category>> {
+    const category = await this.ctx.store.categories.view(id, query)
+    if (category === null) throw new NotFoundError('Category')
+    return category
+  }
+
+  async create (actor: Actor | null, input: CategoryInput): Promise<Category> {
+    if (actor !== null) ensure(canManageCategories(actor))
+    return await this.ctx.store.transaction(async (tx) => {
+      const order = await tx.categories.nextOrder()
+      return await tx.categories.create({ ...input, order })
+    })
+  }
+
+  async update (actor: Actor, id: number, patch: Partial<CategoryInput>): Promise<Category> {
+    ensure(canManageCategories(actor))
+    const updated = await this.ctx.store.categories.update(id, patch)
+    if (updated === null) throw new NotFoundError('Category')
+    return updated
+  }
+
+  async delete (actor: Actor, id: number): Promise<void> {
+    ensure(canManageCategories(actor))
+    await this.ctx.store.transaction(async (tx) => {
+      if (await tx.categories.findById(id) === null) throw new NotFoundError('Category')
+      if (await tx.categories.isInUse(id)) {
+        throw ValidationError.field('category', 'The category still has tickets or article collections.')
+      }
+      await tx.categories.delete(id)
+    })
+  }
+
+  async order (actor: Actor, order: number[] | Record<string, number>): Promise<void> {
+    ensure(canManageCategories(actor))
+    const positions = positionsFromOrder(order)
+    const ids = [...positions.keys()]
+    const existing = new Set(await this.ctx.store.categories.existingIds(ids))
+    const errors: Record<string, string[]> = {}
+    Array.from(positions.entries()).forEach(([cid], i) => {
+      if (!existing.has(cid)) errors[`order.${i}`] = ['The selected category is invalid.']
+    })
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+    await this.ctx.store.transaction(async (tx) => { await tx.categories.setOrder(positions) })
+  }
+}

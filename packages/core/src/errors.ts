@@ -1,0 +1,67 @@
+/**
+ * Domain errors. Each carries the HTTP-ish status the contract gives it, so any
+ * door (HTTP, CLI) can translate it without knowing the rule that raised it.
+ */
+export type FieldErrors = Record<string, string[]>
+
+export class HelpdeskError extends Error {
+  readonly statusCode: number
+  readonly code: string
+  constructor (message: string, statusCode: number, code: string) {
+    super(message)
+    this.name = new.target.name
+    this.statusCode = statusCode
+    this.code = code
+  }
+}
+
+/** 422: one or more fields are invalid. `errors` is keyed by dotted field path. */
+export class ValidationError extends HelpdeskError {
+  readonly errors: FieldErrors
+  constructor (errors: FieldErrors, message?: string) {
+    super(message ?? firstMessage(errors), 422, 'HD_VALIDATION')
+    this.errors = errors
+  }
+
+  static field (field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] })
+  }
+}
+
+function firstMessage (errors: FieldErrors): string {
+  const all = Object.values(errors).flat()
+  const first = all[0] ?? 'The given data was invalid.'
+  return all.length > 1 ? `${first} (and ${all.length - 1} more error${all.length > 2 ? 's' : ''})` : first
+}
+
+/** 400: the list query names an include, sort or filter the resource does not declare. */
+export class BadQueryError extends HelpdeskError {
+  constructor (message: string) { super(message, 400, 'HD_BAD_QUERY') }
+}
+
+/** 401: no credential, or one that is unknown, revoked or belongs to a banned user. */
+export class UnauthenticatedError extends HelpdeskError {
+  constructor (message = 'Unauthenticated.') { super(message, 401, 'HD_UNAUTHENTICATED') }
+}
+
+/** 403: the caller can see the resource but may not do this. */
+export class ForbiddenError extends HelpdeskError {
+  constructor (message = 'This action is unauthorized.') { super(message, 403, 'HD_FORBIDDEN') }
+}
+
+/** 404: missing, or invisible to the caller (existence is not leaked). */
+export class NotFoundError extends HelpdeskError {
+  constructor (resource = 'Resource') { super(`${resource} not found.`, 404, 'HD_NOT_FOUND') }
+}
+
+/** 413: an upload over the size limit. */
+export class PayloadTooLargeError extends HelpdeskError {
+  constructor (message = 'The file may not be greater than 30 MB.') { super(message, 413, 'HD_PAYLOAD_TOO_LARGE') }
+}
+
+/** 503: the database (or another required service) cannot be reached. */
+export class UnavailableError extends HelpdeskError {
+  constructor (message = 'The service is temporarily unavailable. Please try again shortly.') {
+    super(message, 503, 'HD_UNAVAILABLE')
+  }
+}

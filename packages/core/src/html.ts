@@ -1,0 +1,49 @@
+import sanitizeHtml from 'sanitize-html'
+
+/**
+ * Ticket, comment, note and article bodies may be HTML. They are cleaned with
+ * sanitize-html before storage: only formatting tags survive; scripts, event
+ * handlers, styles and javascript:/data: URLs do not.
+ */
+const options: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'del', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    'hr', 'i', 'img', 'ins', 'kbd', 'li', 'mark', 'ol', 'p', 'pre', 's', 'small', 'span', 'strong', 'sub',
+    'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'u', 'ul'
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    td: ['colspan', 'rowspan'],
+    th: ['colspan', 'rowspan'],
+    '*': ['class']
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' })
+  }
+}
+
+export function sanitizeBody (html: string): string {
+  return sanitizeHtml(html, options)
+}
+
+/** Plain text of an HTML body, whitespace collapsed, at most `max` characters. */
+export function plainText (html: string, max = 200): string {
+  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} })
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return [...text].slice(0, max).join('')
+}
+
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Escapes `& < > " '` (CONTRACT §16). */
+export function escapeHtml (value: string): string {
+  return value.replace(/[&<>"']/g, (c) => escapes[c] ?? c)
+}

@@ -1,0 +1,110 @@
+import type { ApiToken } from './auth/api-token.js'
+import type { Category, CategoryInput } from './categories/category.js'
+import type { ListQuery, Page } from './list/list-query.js'
+import type { CustomerNote } from './users/customer-note.js'
+import type {
+  NotificationSettings, Permissions, RoleNumber, User, UserStatusNumber
+} from './users/user.js'
+
+/**
+ * The storage port. Every method is async and takes plain objects.
+ * Conventions for every repository:
+ * - `find*` returns null when nothing matches; it never throws NotFoundError.
+ * - `update*`/`delete*` of a missing id return null/false.
+ * - A unique violation surfaces as a ValidationError on the field (e.g. `email`).
+ * - List methods return one page and the total; requested includes are loaded
+ *   in batch (one query per include, whatever the page size) and attached to
+ *   each item under the include's key (`tickets-count` -> `tickets_count`).
+ */
+export interface Store {
+  /**
+   * Runs `fn` in one transaction: everything it writes commits together or not
+   * at all. Nested calls join the outer transaction.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>
+  readonly users: UserRepository
+  readonly tokens: TokenRepository
+  readonly categories: CategoryRepository
+  readonly customerNotes: CustomerNoteRepository
+  /** Checks the database answers. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export interface NewUser {
+  role: RoleNumber
+  first_name: string
+  last_name: string
+  email: string
+  company?: string | null
+  status: UserStatusNumber
+  password_hash: string | null
+  marketplace_username?: string | null
+  timezone?: string | null
+  permissions?: Permissions
+}
+
+export type UserPatch = Partial<Pick<User,
+  'first_name' | 'last_name' | 'email' | 'company' | 'status' | 'marketplace_username' | 'timezone' |
+  'permissions' | 'notifications' | 'last_login_at'
+>> & { password_hash?: string | null }
+
+export type UserKind = 'customer' | 'agent'
+
+/** A list item: the entity plus whatever includes were asked for. */
+export type WithIncludes<T> = T & Record<string, unknown>
+
+export interface UserRepository {
+  findById(id: number): Promise<User | null>
+  /** Case-insensitive. */
+  findByEmail(email: string): Promise<User | null>
+  /** The stored password hash, for the auth service only. */
+  findPasswordHash(id: number): Promise<string | null>
+  create(user: NewUser): Promise<User>
+  update(id: number, patch: UserPatch): Promise<User | null>
+  delete(id: number): Promise<boolean>
+  /** Customers (role 3) or staff (roles 1 and 2). */
+  list(kind: UserKind, query: ListQuery): Promise<Page<WithIncludes<User>>>
+  /** One user of the kind, with the includes of `query`. */
+  view(kind: UserKind, id: number, query: ListQuery): Promise<WithIncludes<User> | null>
+  setNotificationSettings(id: number, settings: NotificationSettings): Promise<void>
+  /** Ids of the categories the agent is assigned to. */
+  categoryIds(agentId: number): Promise<number[]>
+  /** Replaces the agent's categories. */
+  setCategories(agentId: number, categoryIds: number[]): Promise<void>
+  /** Ids of staff (admins, and agents of `categoryId` when given) for notifications. */
+  staffIds(filter: { admins?: boolean, categoryId?: number, permission?: keyof Permissions }): Promise<number[]>
+}
+
+export interface TokenRepository {
+  create(token: { user_id: number, name: string | null, token_hash: string }): Promise<ApiToken>
+  /** The owner of a token hash, or null. Banned users' tokens resolve to their user; callers check status. */
+  findUserByHash(tokenHash: string): Promise<{ token: ApiToken, user: User } | null>
+  listForUser(userId: number): Promise<ApiToken[]>
+  /** Deletes a token of this user; false when it is not theirs or missing. */
+  deleteForUser(userId: number, tokenId: number): Promise<boolean>
+  deleteAllForUser(userId: number): Promise<void>
+}
+
+export interface CategoryRepository {
+  findById(id: number): Promise<Category | null>
+  /** The ids among `ids` that exist. */
+  existingIds(ids: number[]): Promise<number[]>
+  list(query: ListQuery): Promise<Page<WithIncludes<Category>>>
+  view(id: number, query: ListQuery): Promise<WithIncludes<Category> | null>
+  listByIds(ids: number[]): Promise<Category[]>
+  create(input: CategoryInput & { order: number }): Promise<Category>
+  update(id: number, patch: Partial<CategoryInput>): Promise<Category | null>
+  delete(id: number): Promise<boolean>
+  /** True while tickets or article collections still use the category. */
+  isInUse(id: number): Promise<boolean>
+  nextOrder(): Promise<number>
+  setOrder(positions: Map<number, number>): Promise<void>
+}
+
+export interface CustomerNoteRepository {
+  create(note: { customer_id: number, creator_id: number, text: string }): Promise<CustomerNote>
+  list(customerId: number, query: ListQuery): Promise<Page<WithIncludes<CustomerNote>>>
+  findById(id: number): Promise<CustomerNote | null>
+  delete(id: number): Promise<boolean>
+}

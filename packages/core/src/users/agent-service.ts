@@ -1,0 +1,136 @@
+import type { ServiceContext } from '../context.js'
+import { NotFoundError, ValidationError } from '../errors.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import type { Category } from '../categories/category.js'
+import type { WithIncludes } from '../store.js'
+import { mergeSettings, pickDefined } from './customer-service.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { canManageAgents, ensure } from './user-policy.js'
+import {
+  isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
+  type Actor, type NotificationSettings, type Permissions, type RoleNumber, type User
+} from './user.js'
+import { isValidTimezone } from '../time.js'
+
+/** Agents and administrators (both listed under /agents). Administrators only. */
+export class AgentService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<User>>> {
+    ensure(canManageAgents(actor))
+    return await this.ctx.store.users.list('agent', query)
+  }
+
+  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<User>> {
+    ensure(canManageAgents(actor))
+    const agent = await this.ctx.store.users.view('agent', id, query)
+    if (agent === null) throw new NotFoundError('Agent')
+    return agent
+  }
+
+  /** Creates an Active agent (or administrator, through the CLI). */
+  async create (actor: Actor | null, input: NewPersonInput, role: RoleNumber = Role.Agent, confirm = true): Promise<User> {
+    if (actor !== null) ensure(canManageAgents(actor))
+    if (!isValidRole(role) || role === Role.Customer) throw ValidationError.field('role', 'The role must be admin or agent.')
+    checkNewPerson(input, confirm)
+    const passwordHash = await this.ctx.hasher.hash(input.password)
+    return await this.ctx.store.users.create({
+      role,
+      first_name: input.first_name.trim(),
+      last_name: input.last_name.trim(),
+      email: normaliseEmail(input.email),
+      status: UserStatus.Active,
+      password_hash: passwordHash,
+      permissions: noPermissions()
+    })
+  }
+
+  async update (actor: Actor, id: number, input: PersonPatchInput): Promise<User> {
+    await this.get(actor, id)
+    checkPersonPatch(input)
+    if (input.timezone !== undefined && !isValidTimezone(input.timezone)) {
+      throw ValidationError.field('timezone', 'The timezone must be a valid zone.')
+    }
+    const passwordHash = await hashIfGiven(this.ctx, input.new_password)
+    const updated = await this.ctx.store.transaction(async (tx) => {
+      const user = await tx.users.update(id, {
+        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), timezone: input.timezone }),
+        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
+        ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
+      })
+      if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
+      return user
+    })
+    if (updated === null) throw new NotFoundError('Agent')
+    return updated
+  }
+
+  async delete (actor: Actor, id: number): Promise<void> {
+    await this.get(actor, id)
+    if (id === actor.id) throw ValidationError.field('id', 'You cannot delete your own account.')
+    await this.ctx.store.users.delete(id)
+  }
+
+  async permissions (actor: Actor, id: number): Promise<Permissions> {
+    return effectivePermissions(await this.get(actor, id))
+  }
+
+  /** Sets the given flags; an unknown key is a 422 on that key. */
+  async updatePermissions (actor: Actor, id: number, patch: Record<string, unknown>): Promise<Permissions> {
+    const agent = await this.get(actor, id)
+    const errors: Record<string, string[]> = {}
+    for (const [key, value] of Object.entries(patch)) {
+      if (!(PERMISSION_KEYS as readonly string[]).includes(key)) {
+        errors[key] = [`Unknown permission "${key}". Allowed: ${PERMISSION_KEYS.join(', ')}.`]
+      } else if (typeof value !== 'boolean') {
+        errors[key] = [`The ${key} permission must be true or false.`]
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+    const next = { ...agent.permissions, ...(patch as Partial<Permissions>) }
+    await this.ctx.store.users.update(id, { permissions: next })
+    return effectivePermissions({ ...agent, permissions: next })
+  }
+
+  async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {
+    return (await this.get(actor, id)).notifications
+  }
+
+  async updateNotificationSettings (actor: Actor, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
+    const agent = await this.get(actor, id)
+    const settings = mergeSettings(agent.notifications, patch)
+    await this.ctx.store.users.setNotificationSettings(id, settings)
+    return settings
+  }
+
+  async categories (actor: Actor, id: number): Promise<Category[]> {
+    await this.get(actor, id)
+    const ids = await this.ctx.store.users.categoryIds(id)
+    return await this.ctx.store.categories.listByIds(ids)
+  }
+
+  async setCategories (actor: Actor, id: number, categoryIds: number[]): Promise<void> {
+    await this.get(actor, id)
+    const unique = [...new Set(categoryIds)]
+    const existing = new Set(await this.ctx.store.categories.existingIds(unique))
+    const errors: Record<string, string[]> = {}
+    categoryIds.forEach((cid, i) => {
+      if (!existing.has(cid)) errors[`categories.${i}`] = ['The selected category is invalid.']
+    })
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+    await this.ctx.store.users.setCategories(id, unique)
+  }
+
+  private async get (actor: Actor, id: number): Promise<User> {
+    ensure(canManageAgents(actor))
+    const user = await this.ctx.store.users.findById(id)
+    if (user === null || !isStaff(user)) throw new NotFoundError('Agent')
+    return user
+  }
+}
+
+/** Administrators hold every permission whatever is stored. */
+export function effectivePermissions (user: User): Permissions {
+  if (user.role !== Role.Admin) return { ...noPermissions(), ...user.permissions }
+  return Object.fromEntries(PERMISSION_KEYS.map((k) => [k, true])) as Permissions
+}

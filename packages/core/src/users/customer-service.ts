@@ -1,0 +1,122 @@
+import { nowString, type ServiceContext } from '../context.js'
+import { NotFoundError } from '../errors.js'
+import { sanitizeBody } from '../html.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import type { WithIncludes } from '../store.js'
+import type { CustomerNote } from './customer-note.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { canManageCustomers, ensure } from './user-policy.js'
+import {
+  NOTIFICATION_SETTING_KEYS, Role, UserStatus, type Actor, type NotificationSettings, type User
+} from './user.js'
+
+/** Customers, their notes and notification settings. Administrators and agents with `manage_customers`. */
+export class CustomerService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<User>>> {
+    ensure(canManageCustomers(actor))
+    return await this.ctx.store.users.list('customer', query)
+  }
+
+  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<User>> {
+    ensure(canManageCustomers(actor))
+    const customer = await this.ctx.store.users.view('customer', id, query)
+    if (customer === null) throw new NotFoundError('Customer')
+    return customer
+  }
+
+  /** Creates an Active customer (the CLI passes `confirm: false`). */
+  async create (actor: Actor | null, input: NewPersonInput, confirm = true): Promise<User> {
+    if (actor !== null) ensure(canManageCustomers(actor))
+    checkNewPerson(input, confirm)
+    const passwordHash = await this.ctx.hasher.hash(input.password)
+    return await this.ctx.store.users.create({
+      role: Role.Customer,
+      first_name: input.first_name.trim(),
+      last_name: input.last_name.trim(),
+      email: normaliseEmail(input.email),
+      company: input.company ?? null,
+      status: UserStatus.Active,
+      password_hash: passwordHash
+    })
+  }
+
+  async update (actor: Actor, id: number, input: PersonPatchInput): Promise<User> {
+    await this.get(actor, id)
+    checkPersonPatch(input)
+    const passwordHash = await hashIfGiven(this.ctx, input.new_password)
+    const updated = await this.ctx.store.transaction(async (tx) => {
+      const user = await tx.users.update(id, {
+        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), company: input.company }),
+        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
+        ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
+      })
+      // A changed password signs the customer out everywhere.
+      if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
+      return user
+    })
+    if (updated === null) throw new NotFoundError('Customer')
+    return updated
+  }
+
+  async delete (actor: Actor, id: number): Promise<void> {
+    await this.get(actor, id)
+    await this.ctx.store.users.delete(id)
+  }
+
+  async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {
+    return (await this.get(actor, id)).notifications
+  }
+
+  async updateNotificationSettings (actor: Actor, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
+    const customer = await this.get(actor, id)
+    const settings = mergeSettings(customer.notifications, patch)
+    await this.ctx.store.users.setNotificationSettings(id, settings)
+    return settings
+  }
+
+  async listNotes (actor: Actor, customerId: number, query: ListQuery): Promise<Page<WithIncludes<CustomerNote>>> {
+    await this.get(actor, customerId)
+    return await this.ctx.store.customerNotes.list(customerId, query)
+  }
+
+  async addNote (actor: Actor, customerId: number, text: string): Promise<CustomerNote> {
+    const customer = await this.get(actor, customerId)
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const note = await tx.customerNotes.create({ customer_id: customerId, creator_id: actor.id, text: sanitizeBody(text) })
+      await this.ctx.events.emit(tx, {
+        type: 'Customers.NoteAdded', actor_id: actor.id, customer, note, at: nowString(this.ctx)
+      })
+      return note
+    })
+  }
+
+  async deleteNote (actor: Actor, customerId: number, noteId: number): Promise<void> {
+    await this.get(actor, customerId)
+    const note = await this.ctx.store.customerNotes.findById(noteId)
+    if (note === null || note.customer_id !== customerId) throw new NotFoundError('Note')
+    await this.ctx.store.customerNotes.delete(noteId)
+  }
+
+  private async get (actor: Actor, id: number): Promise<User> {
+    ensure(canManageCustomers(actor))
+    const user = await this.ctx.store.users.findById(id)
+    if (user === null || user.role !== Role.Customer) throw new NotFoundError('Customer')
+    return user
+  }
+}
+
+export function mergeSettings (current: NotificationSettings, patch: Partial<NotificationSettings>): NotificationSettings {
+  const next = { ...current }
+  for (const key of NOTIFICATION_SETTING_KEYS) {
+    const value = patch[key]
+    if (typeof value === 'boolean') next[key] = value
+  }
+  return next
+}
+
+/** Drops keys whose value is undefined, so a partial update keeps absent fields. */
+export function pickDefined<T extends Record<string, unknown>> (values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
+}

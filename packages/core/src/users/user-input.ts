@@ -1,0 +1,82 @@
+import { ValidationError, type FieldErrors } from '../errors.js'
+import type { ServiceContext } from '../context.js'
+import { LIMITS } from './user.js'
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** Input for a new customer or agent, whichever door it came through. */
+export interface NewPersonInput {
+  first_name: string
+  last_name: string
+  email: string
+  company?: string | null
+  password: string
+  password_confirmation?: string | undefined
+}
+
+export interface PersonPatchInput {
+  first_name?: string
+  last_name?: string
+  email?: string
+  company?: string | null
+  new_password?: string
+  new_password_confirmation?: string
+  timezone?: string
+}
+
+function checkName (errors: FieldErrors, field: string, value: string | undefined): void {
+  if (value === undefined) return
+  if (value.trim() === '') errors[field] = [`The ${field.replace('_', ' ')} field is required.`]
+  else if (value.length > LIMITS.name) errors[field] = [`The ${field.replace('_', ' ')} may not be greater than ${LIMITS.name} characters.`]
+}
+
+function checkEmail (errors: FieldErrors, value: string | undefined): void {
+  if (value === undefined) return
+  if (!EMAIL.test(value) || value.length > LIMITS.email) errors.email = ['The email must be a valid email address.']
+}
+
+function checkPassword (errors: FieldErrors, field: string, password: string | undefined, confirmation: string | undefined): void {
+  if (password === undefined) return
+  if (password.length < LIMITS.password) {
+    errors[field] = [`The ${field.replace('_', ' ')} must be at least ${LIMITS.password} characters.`]
+  } else if (confirmation === undefined) {
+    errors[field] = [`The ${field.replace('_', ' ')} confirmation is required.`]
+  } else if (confirmation !== password) {
+    errors[field] = [`The ${field.replace('_', ' ')} confirmation does not match.`]
+  }
+}
+
+function throwIfAny (errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+}
+
+/**
+ * The rules for a new person (CLI and HTTP alike). `confirm: false` skips the
+ * confirmation check for doors that have none (the CLI's `users:create`).
+ */
+export function checkNewPerson (input: NewPersonInput, confirm = true): void {
+  const errors: FieldErrors = {}
+  checkName(errors, 'first_name', input.first_name)
+  checkName(errors, 'last_name', input.last_name)
+  checkEmail(errors, input.email)
+  checkPassword(errors, 'password', input.password, confirm ? input.password_confirmation : input.password)
+  throwIfAny(errors)
+}
+
+export function checkPersonPatch (input: PersonPatchInput): void {
+  const errors: FieldErrors = {}
+  checkName(errors, 'first_name', input.first_name)
+  checkName(errors, 'last_name', input.last_name)
+  checkEmail(errors, input.email)
+  checkPassword(errors, 'new_password', input.new_password, input.new_password_confirmation)
+  throwIfAny(errors)
+}
+
+/** Hashes `password` unless it is undefined. */
+export async function hashIfGiven (ctx: ServiceContext, password: string | undefined): Promise<string | undefined> {
+  return password === undefined ? undefined : await ctx.hasher.hash(password)
+}
+
+export function normaliseEmail (email: string): string {
+  return email.trim()
+}

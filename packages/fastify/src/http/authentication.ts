@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { UnauthenticatedError, UserStatus, type Helpdesk, type User } from '@helpdesk/core'
+import type { HelpdeskPluginOptions } from '../options.js'
+
+/** How a route is protected: `required` (default), `optional` (anonymous allowed), `none`. */
+export type RouteAuth = 'required' | 'optional' | 'none'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated help-desk user, or null for anonymous callers. */
+    actor: User | null
+    /** The bearer token's id when the caller used one. */
+    tokenId: number | null
+  }
+  interface FastifyContextConfig {
+    auth?: RouteAuth
+  }
+}
+
+export function bearerToken (request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  if (header === undefined) return null
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  return match?.[1] ?? null
+}
+
+async function fromHost (helpdesk: Helpdesk, options: HelpdeskPluginOptions, request: FastifyRequest): Promise<User | null> {
+  if (options.authenticate === undefined) return null
+  const result = await options.authenticate(request)
+  if (result === null || result === undefined) return null
+  if ('role' in result) return result
+  if ('id' in result) return await helpdesk.context.store.users.findById(result.id)
+  return await helpdesk.context.store.users.findByEmail(result.email)
+}
+
+/** Resolves `request.actor` from the host's `authenticate` option or a bearer token, and enforces the route's `auth`. */
+export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk, options: HelpdeskPluginOptions): void {
+  app.decorateRequest('actor', null)
+  app.decorateRequest('tokenId', null)
+  app.addHook('preHandler', async (request) => {
+    const mode = request.routeOptions.config.auth ?? 'required'
+    if (mode === 'none') return
+    const hostUser = await fromHost(helpdesk, options, request)
+    if (hostUser !== null && hostUser.status !== UserStatus.Banned) {
+      request.actor = hostUser
+    } else {
+      const token = bearerToken(request)
+      if (token !== null) {
+        const found = await helpdesk.auth.authenticate(token)
+        if (found !== null) {
+          request.actor = found.user
+          request.tokenId = found.tokenId
+        } else if (mode === 'required') {
+          throw new UnauthenticatedError()
+        }
+      }
+    }
+    if (mode === 'required' && request.actor === null) throw new UnauthenticatedError()
+  })
+}
+
+/** The actor of a route whose auth is `required`. */
+export function actorOf (request: FastifyRequest): User {
+  if (request.actor === null) throw new UnauthenticatedError()
+  return request.actor
+}

@@ -1,0 +1,8 @@
+export { helpdesk, helpdesk as default } from './plugin.js'
+export type { HelpdeskPluginOptions, RateLimitOptions, AuthenticateResult } from './options.js'
+export type { RouteAuth } from './http/authentication.js'
+export * as schemas from './schemas/common.js'
+export {
+  HelpdeskError, ValidationError, BadQueryError, UnauthenticatedError, ForbiddenError, NotFoundError,
+  PayloadTooLargeError, UnavailableError
+} from '@helpdesk/core'

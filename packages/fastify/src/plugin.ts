@@ -1,0 +1,57 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { createHelpdesk, gravatar, type Helpdesk } from '@helpdesk/core'
+import { installAuthentication } from './http/authentication.js'
+import { installErrorHandling } from './http/errors.js'
+import { installRateLimit } from './http/rate-limit.js'
+import type { HelpdeskApp, RouteContext } from './http/route-context.js'
+import { installValidation } from './http/validator.js'
+import type { HelpdeskPluginOptions } from './options.js'
+import { agentRoutes } from './routes/agents/agent-routes.js'
+import { authRoutes } from './routes/auth/auth-routes.js'
+import { categoryRoutes } from './routes/categories/category-routes.js'
+import { customerRoutes } from './routes/customers/customer-routes.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The help desk's services (tickets, customers, auth...), for the host app. */
+    helpdesk: Helpdesk
+  }
+}
+
+/** Every resource's routes, in one list: adding a resource is one line here. */
+const routeModules = [authRoutes, customerRoutes, agentRoutes, categoryRoutes]
+
+async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
+  const helpdesk = options.helpdesk ?? (() => {
+    if (options.store === undefined) throw new Error('@helpdesk/fastify: pass `store` (or `helpdesk`) in the plugin options.')
+    return createHelpdesk({
+      store: options.store,
+      ...(options.hasher !== undefined ? { hasher: options.hasher } : {}),
+      registration: options.registration ?? true
+    })
+  })()
+  host.decorate('helpdesk', helpdesk)
+
+  // Everything else lives in an encapsulated child: no hook, handler or decorator reaches the host.
+  await host.register(async (child) => {
+    const app = child as unknown as HelpdeskApp
+    installValidation(app)
+    installErrorHandling(app)
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('x-content-type-options', 'nosniff')
+      return payload
+    })
+    if (options.rateLimit !== false) {
+      const close = await installRateLimit(app, options.rateLimit ?? {})
+      app.addHook('onClose', close)
+    }
+    installAuthentication(app, helpdesk, options)
+    const context: RouteContext = { helpdesk, avatar: options.avatar ?? gravatar, options: { ...options, rateLimit: options.rateLimit ?? {} } }
+    for (const routes of routeModules) routes(app, context)
+  }, { prefix: options.prefix ?? '/api/v1' })
+}
+
+/** The help desk's HTTP API as a Fastify plugin. */
+export const helpdesk = fp(helpdeskPlugin, { name: '@helpdesk/fastify', fastify: '5.x' })
+export default helpdesk

@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox'
+import { ForbiddenError } from '@helpdesk/core'
+import { actorOf } from '../../http/authentication.js'
+import { loginKey } from '../../http/rate-limit.js'
+import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { Data, IdParams, Person, responses, Success } from '../../schemas/common.js'
+import { presentPerson } from '../people.js'
+import { ApiToken, LoginBody, NewApiToken, RegisterBody, Session, TokenBody } from './auth-schemas.js'
+
+export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
+  const tags = ['Auth']
+  const rl = options.rateLimit
+  const loginLimiter = rl === false || rl === undefined || typeof app.rateLimit !== 'function'
+    ? []
+    : [app.rateLimit({ max: rl.loginMax ?? 10, timeWindow: rl.timeWindow ?? 60_000, keyGenerator: loginKey })]
+
+  app.post('/auth/login', {
+    schema: { tags, summary: 'Log in with email and password', body: LoginBody, response: responses({ 200: Data(Session) }) },
+    config: { auth: 'none' },
+    preHandler: loginLimiter
+  }, async (request) => {
+    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password)
+    return { data: { token, user: presentPerson(user, avatar) } }
+  })
+
+  app.post('/auth/register', {
+    schema: { tags, summary: 'Register a customer account', body: RegisterBody, response: responses({ 201: Data(Session) }) },
+    config: { auth: 'none' }
+  }, async (request, reply) => {
+    const { token, user } = await helpdesk.auth.register(request.body)
+    return await reply.code(201).send({ data: { token, user: presentPerson(user, avatar) } })
+  })
+
+  app.post('/auth/logout', {
+    schema: { tags, summary: 'Revoke the presented token', response: responses({ 200: Success }) }
+  }, async (request) => {
+    if (request.tokenId === null) throw new ForbiddenError('Only a bearer token can be logged out.')
+    await helpdesk.auth.logout(request.tokenId, actorOf(request))
+    return { success: true as const }
+  })
+
+  app.get('/auth/me', {
+    schema: { tags, summary: 'The authenticated user', response: responses({ 200: Data(Person) }) }
+  }, async (request) => ({ data: presentPerson(actorOf(request), avatar) }))
+
+  app.get('/auth/tokens', {
+    schema: { tags, summary: 'Your API tokens (login tokens included)', response: responses({ 200: Data(Type.Array(ApiToken)) }) }
+  }, async (request) => ({ data: await helpdesk.auth.listTokens(actorOf(request)) }))
+
+  app.post('/auth/tokens', {
+    schema: { tags, summary: 'Create a personal API token (shown once)', body: TokenBody, response: responses({ 201: Data(NewApiToken) }) }
+  }, async (request, reply) => {
+    const issued = await helpdesk.auth.createToken(actorOf(request), request.body?.name ?? null)
+    return await reply.code(201).send({ data: { id: issued.id, name: issued.name, token: issued.token, created_at: issued.created_at } })
+  })
+
+  app.delete('/auth/tokens/:id', {
+    schema: { tags, summary: 'Revoke one of your tokens', params: IdParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await helpdesk.auth.deleteToken(actorOf(request), request.params.id)
+    return { success: true as const }
+  })
+}

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox'
+import { LIMITS } from '@helpdesk/core'
+import { DateTime, Nullable, NullableDateTime, Person } from '../../schemas/common.js'
+
+export const LoginBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 255, examples: ['admin@example.com'] }),
+  password: Type.String({ minLength: 1, maxLength: 1024 })
+})
+
+export const RegisterBody = Type.Object({
+  first_name: Type.String({ minLength: 1, maxLength: LIMITS.name }),
+  last_name: Type.String({ minLength: 1, maxLength: LIMITS.name }),
+  email: Type.String({ format: 'email', maxLength: LIMITS.email }),
+  password: Type.String({ minLength: LIMITS.password, maxLength: 1024 }),
+  password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
+})
+
+export const Session = Type.Object({
+  token: Type.String({ description: 'Bearer token; send as `Authorization: Bearer <token>`.' }),
+  user: Person
+})
+
+export const ApiToken = Type.Object({
+  id: Type.Integer(),
+  name: Nullable(Type.String()),
+  created_at: DateTime,
+  last_used_at: NullableDateTime
+})
+
+export const NewApiToken = Type.Object({
+  id: Type.Integer(),
+  name: Nullable(Type.String()),
+  token: Type.String({ description: 'Shown once; only its hash is stored.' }),
+  created_at: DateTime
+})
+
+export const TokenBody = Type.Object({
+  name: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.tokenName })))
+})

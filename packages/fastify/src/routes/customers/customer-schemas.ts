@@ -1,0 +1,91 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { LIMITS, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
+import { DateTime, Nullable, NullableDateTime, Person } from '../../schemas/common.js'
+import { presentPersonOrNull } from '../people.js'
+
+export const Customer = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Type.String(),
+  company: Nullable(Type.String()),
+  avatar: Type.String({ description: 'Avatar URL.' }),
+  status: Type.Integer({ description: '1 Active, 2 Unconfirmed, 3 Banned.' }),
+  marketplace_username: Nullable(Type.String()),
+  created_at: DateTime,
+  updated_at: DateTime,
+  last_login_at: NullableDateTime,
+  tickets_count: Type.Optional(Type.Integer({ description: 'Include `tickets-count`.' })),
+  notes_count: Type.Optional(Type.Integer({ description: 'Include `notes-count`.' }))
+})
+
+const Name = Type.String({ minLength: 1, maxLength: LIMITS.name })
+const Email = Type.String({ format: 'email', maxLength: LIMITS.email })
+const Password = Type.String({ minLength: LIMITS.password, maxLength: 1024 })
+
+export const CustomerCreate = Type.Object({
+  first_name: Name,
+  last_name: Name,
+  email: Email,
+  company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
+  password: Password,
+  password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
+})
+
+export const CustomerUpdate = Type.Object({
+  first_name: Type.Optional(Name),
+  last_name: Type.Optional(Name),
+  email: Type.Optional(Email),
+  company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
+  new_password: Type.Optional(Password),
+  new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
+})
+
+export const Note = Type.Object({
+  id: Type.Integer(),
+  text: Type.String(),
+  created_at: DateTime,
+  updated_at: DateTime,
+  creator: Type.Optional(Nullable(Person)),
+  user: Type.Optional(Nullable(Person))
+})
+
+export const NoteCreate = Type.Object({
+  note: Type.String({ minLength: 1, maxLength: 65535, description: 'Plain text or HTML (sanitised).' })
+})
+
+export const NoteParams = Type.Object({
+  customer_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  note_id: Type.Integer({ minimum: 1, maximum: 2147483647 })
+})
+
+export function presentCustomer (user: User, avatar: AvatarResolver): Static<typeof Customer> {
+  const included = user as User & Record<string, unknown>
+  return {
+    id: user.id,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    company: user.company,
+    avatar: avatar(user),
+    status: user.status,
+    marketplace_username: user.marketplace_username,
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+    last_login_at: user.last_login_at,
+    ...(included.tickets_count !== undefined ? { tickets_count: included.tickets_count as number } : {}),
+    ...(included.notes_count !== undefined ? { notes_count: included.notes_count as number } : {})
+  }
+}
+
+export function presentNote (note: CustomerNote, avatar: AvatarResolver): Static<typeof Note> {
+  const included = note as CustomerNote & Record<string, unknown>
+  return {
+    id: note.id,
+    text: note.text,
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    ...('creator' in note ? { creator: presentPersonOrNull(included.creator, avatar) } : {}),
+    ...('user' in note ? { user: presentPersonOrNull(included.user, avatar) } : {})
+  }
+}

@@ -1,0 +1,75 @@
+import type { TestContext } from 'node:test'
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
+import { createArgon2Hasher, createHelpdesk, Role, type Helpdesk, type User } from '@helpdesk/core'
+import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '@helpdesk/store-knex'
+import helpdeskPlugin, { type HelpdeskPluginOptions } from '../src/index.js'
+
+export { testDialects }
+
+/** Cheap argon2id parameters: tests hash many passwords. */
+export const testHasher = createArgon2Hasher({ memoryCost: 1024, timeCost: 1 })
+
+export interface TestApp {
+  app: FastifyInstance
+  store: KnexStore
+  helpdesk: Helpdesk
+  /** Counts SQL statements issued while `fn` runs. */
+  countQueries: <T>(fn: () => Promise<T>) => Promise<{ result: T, queries: number }>
+  /** Creates a user of the role and returns it with a bearer token. */
+  user: (role: 'admin' | 'agent' | 'customer', overrides?: Partial<{ email: string, first_name: string, last_name: string, password: string }>) => Promise<{ user: User, token: string, headers: Record<string, string> }>
+  inject: (options: InjectOptions & { token?: string }) => ReturnType<FastifyInstance['inject']>
+}
+
+let counter = 0
+
+/** A migrated database of `dialect` and an app with the plugin; both torn down after the test. */
+export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', options: Partial<HelpdeskPluginOptions> = {}): Promise<TestApp> {
+  const db = await createTestDatabase(dialect)
+  const store = createKnexStore({ url: db.url })
+  await store.migrate()
+  const helpdesk = createHelpdesk({ store, hasher: testHasher })
+  const app = Fastify({ logger: false })
+  await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, ...options })
+  await app.ready()
+  t.after(async () => {
+    await app.close()
+    await store.close()
+    await db.drop()
+  })
+  let queries = 0
+  store.knex.on('query', () => { queries++ })
+  return {
+    app,
+    store,
+    helpdesk,
+    async countQueries (fn) {
+      const before = queries
+      const result = await fn()
+      return { result, queries: queries - before }
+    },
+    async user (role, overrides = {}) {
+      counter++
+      const input = {
+        first_name: overrides.first_name ?? `First${counter}`,
+        last_name: overrides.last_name ?? `Last${counter}`,
+        email: overrides.email ?? `${role}${counter}-${Date.now()}@example.com`,
+        password: overrides.password ?? 'secret123'
+      }
+      const user = role === 'customer'
+        ? await helpdesk.customers.create(null, input, false)
+        : await helpdesk.agents.create(null, input, role === 'admin' ? Role.Admin : Role.Agent, false)
+      const { token } = await helpdesk.auth.createToken(user, 'test')
+      return { user, token, headers: { authorization: `Bearer ${token}` } }
+    },
+    async inject (opts) {
+      const { token, ...rest } = opts
+      const headers = { ...(rest.headers ?? {}), ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) }
+      return await app.inject({ ...rest, headers })
+    }
+  }
+}
+
+/** Runs `fn` as a describe-able suite once per configured dialect. */
+export function eachDialect (fn: (dialect: 'sqlite' | 'postgres') => void): void {
+  for (const dialect of testDialects()) fn(dialect)
+}

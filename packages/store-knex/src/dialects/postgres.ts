@@ -1,0 +1,51 @@
+import pg from 'pg'
+import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
+import type { Dialect } from './dialect.js'
+import { fieldForIndex, uniqueMessage } from './unique-fields.js'
+
+const TIMESTAMP = 1114
+const TIMESTAMPTZ = 1184
+const INT8 = 20
+const NUMERIC = 1700
+
+/** Timestamps stay `YYYY-MM-DD HH:MM:SS` strings and counts stay numbers, as on SQLite. */
+const types = {
+  getTypeParser (oid: number, format?: string): (value: string) => unknown {
+    if (oid === TIMESTAMP || oid === TIMESTAMPTZ) return (v) => v.slice(0, 19)
+    if (oid === INT8 || oid === NUMERIC) return (v) => Number(v)
+    return pg.types.getTypeParser(oid, format as 'text')
+  }
+}
+
+const unavailableCodes = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300'
+])
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  knexConfig (url) {
+    return {
+      client: 'pg',
+      connection: { connectionString: url, types, connectionTimeoutMillis: 5000 } as never,
+      pool: { min: 0, max: Number(process.env.HELPDESK_DB_POOL ?? 10), acquireTimeoutMillis: 10000 },
+      acquireConnectionTimeout: 10000
+    }
+  },
+  whereContains (qb, column, pattern) {
+    qb.whereRaw('?? ilike ?', [column, pattern])
+  },
+  translateError (error): HelpdeskError | null {
+    const e = error as { code?: string, constraint?: string, message?: string, name?: string }
+    if (e.code === '23505') {
+      const field = fieldForIndex(e.constraint) ?? e.constraint?.replace(/^\w+?_(\w+)_(unique|key|pkey)$/, '$1') ?? 'id'
+      return ValidationError.field(field, uniqueMessage(field))
+    }
+    if (e.code === '23503') return new ValidationError({ id: ['A related record does not exist or is still in use.'] })
+    if (e.code === '22P02' || e.code === '22003') return new ValidationError({ id: ['A value is out of range or malformed.'] })
+    if ((e.code !== undefined && unavailableCodes.has(e.code)) || e.name === 'KnexTimeoutError' ||
+      /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e.message ?? '')) {
+      return new UnavailableError()
+    }
+    return null
+  }
+}

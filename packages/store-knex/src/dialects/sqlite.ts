@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
+import type { Dialect } from './dialect.js'
+import { fieldForIndex, uniqueMessage } from './unique-fields.js'
+
+/** `sqlite:PATH` or `sqlite::memory:`. */
+export function sqlitePath (url: string): string {
+  const path = url.replace(/^sqlite:(\/\/)?/, '')
+  return path === '' ? './helpdesk.sqlite' : path
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  knexConfig (url) {
+    const filename = sqlitePath(url)
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true })
+    return {
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate (conn: { pragma: (s: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
+          try {
+            conn.pragma('journal_mode = WAL')
+            conn.pragma('foreign_keys = ON')
+            conn.pragma('synchronous = NORMAL')
+            conn.pragma('busy_timeout = 5000')
+            done(null, conn)
+          } catch (error) {
+            done(error as Error, conn)
+          }
+        }
+      }
+    }
+  },
+  whereContains (qb, column, pattern) {
+    // SQLite's LIKE is case-insensitive for ASCII; lower() extends it to the rest.
+    qb.whereRaw('lower(??) like lower(?) escape \'\\\'', [column, pattern])
+  },
+  translateError (error): HelpdeskError | null {
+    const e = error as { code?: string, message?: string }
+    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      const index = /index '([^']+)'/.exec(e.message ?? '')?.[1]
+      const column = /UNIQUE constraint failed: \w+\.(\w+)/.exec(e.message ?? '')?.[1]
+      const field = fieldForIndex(index) ?? column ?? 'id'
+      return ValidationError.field(field, uniqueMessage(field))
+    }
+    if (e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+      return new ValidationError({ id: ['A related record does not exist or is still in use.'] })
+    }
+    if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_CANTOPEN' || e.code === 'SQLITE_IOERR') {
+      return new UnavailableError()
+    }
+    return null
+  }
+}

@@ -1,0 +1,5 @@
+export { KnexStore, createKnexStore, type KnexStoreOptions } from './knex-store.js'
+export { dialectFor } from './dialects/index.js'
+export type { Dialect } from './dialects/dialect.js'
+export { migrations } from './migrations/index.js'
+export { createTestDatabase, testDialects, type TestDatabase } from './testing.js'

@@ -1,0 +1,95 @@
+import knexFactory, { type Knex } from 'knex'
+import { systemClock, type Clock, type Store } from '@helpdesk/core'
+import type { Dialect } from './dialects/dialect.js'
+import { dialectFor } from './dialects/index.js'
+import { migrationSource } from './migrations/index.js'
+import { createCategoryRepository } from './repositories/category-repository.js'
+import { createCustomerNoteRepository } from './repositories/customer-note-repository.js'
+import type { RepositoryContext } from './repositories/repository-context.js'
+import { createTokenRepository } from './repositories/token-repository.js'
+import { createUserRepository } from './repositories/user-repository.js'
+
+export interface KnexStoreOptions {
+  /** `sqlite:PATH`, `sqlite::memory:` or `postgres://user@host/db`. */
+  url: string
+  clock?: Clock
+  /** Extra knex configuration merged over the dialect's defaults (pool sizes, debug). */
+  knex?: Partial<Knex.Config>
+}
+
+/** Wraps every method of a repository so driver errors leave the store as domain errors. */
+function translated<T extends object> (repository: T, dialect: Dialect): T {
+  return new Proxy(repository, {
+    get (target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown
+      if (typeof value !== 'function') return value
+      return async (...args: unknown[]) => {
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(receiver, args)
+        } catch (error) {
+          throw dialect.translateError(error) ?? error
+        }
+      }
+    }
+  })
+}
+
+/** The Store port on knex. Holds either the root connection pool or one open transaction. */
+export class KnexStore implements Store {
+  readonly users
+  readonly tokens
+  readonly categories
+  readonly customerNotes
+
+  constructor (
+    readonly knex: Knex,
+    readonly dialect: Dialect,
+    readonly clock: Clock,
+    private readonly inTransaction = false
+  ) {
+    const ctx: RepositoryContext = { db: knex, dialect, clock }
+    this.users = translated(createUserRepository(ctx), dialect)
+    this.tokens = translated(createTokenRepository(ctx), dialect)
+    this.categories = translated(createCategoryRepository(ctx), dialect)
+    this.customerNotes = translated(createCustomerNoteRepository(ctx), dialect)
+  }
+
+  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return await fn(this)
+    try {
+      return await this.knex.transaction(async (trx) => await fn(new KnexStore(trx, this.dialect, this.clock, true)))
+    } catch (error) {
+      throw this.dialect.translateError(error) ?? error
+    }
+  }
+
+  async ping (): Promise<void> {
+    try {
+      await this.knex.raw('select 1')
+    } catch (error) {
+      throw this.dialect.translateError(error) ?? error
+    }
+  }
+
+  /** Applies pending migrations; returns the names applied. */
+  async migrate (): Promise<string[]> {
+    const [, applied] = await this.knex.migrate.latest({ migrationSource }) as [number, string[]]
+    return applied
+  }
+
+  /** Names of migrations not applied yet. */
+  async pendingMigrations (): Promise<string[]> {
+    const [, pending] = await this.knex.migrate.list({ migrationSource }) as [unknown, Array<{ name: string } | string>]
+    return pending.map((m) => typeof m === 'string' ? m : m.name)
+  }
+
+  async close (): Promise<void> {
+    await this.knex.destroy()
+  }
+}
+
+export function createKnexStore (options: KnexStoreOptions): KnexStore {
+  const dialect = dialectFor(options.url)
+  const knex = knexFactory({ ...dialect.knexConfig(options.url), ...options.knex })
+  return new KnexStore(knex, dialect, options.clock ?? systemClock)
+}

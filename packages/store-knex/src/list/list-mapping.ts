@@ -1,0 +1,152 @@
+import type { Knex } from 'knex'
+import {
+  includeKey, ValidationError,
+  type ExactOf, type IncludeOf, type ListQuery, type ListSpec, type Page, type PartialOf, type SortOf
+} from '@helpdesk/core'
+import { containsPattern, type Dialect } from '../dialects/dialect.js'
+
+/** Loads one include for a whole page in one query and sets `item[key]` on each item. */
+export type IncludeLoader<Item> = (db: Knex, items: Item[], query: ListQuery, key: string) => Promise<void>
+
+/** An exact filter: a column (values checked against `type`) or a custom predicate. */
+export type ExactFilter =
+  | { column: string, type: 'int' | 'string' | 'bool' }
+  | ((qb: Knex.QueryBuilder, values: string[]) => void)
+
+/** A partial filter: a column, several columns (any matches), or a custom predicate. */
+export type PartialFilter = string | string[] | ((qb: Knex.QueryBuilder, value: string, dialect: Dialect) => void)
+
+/**
+ * How one declared list maps onto SQL. Typed against the ListSpec, so a name
+ * the spec declares but the store forgets is a compile error.
+ */
+export interface ListMapping<S extends ListSpec, Row, Item> {
+  spec: S
+  sorts: Record<SortOf<S>, string>
+  partial: Record<PartialOf<S>, PartialFilter>
+  exact: Record<ExactOf<S>, ExactFilter>
+  includes: Record<IncludeOf<S>, IncludeLoader<Item>>
+  /** Tie-breaker appended to every sort so pages are stable. */
+  idColumn: string
+  map: (row: Row) => Item
+}
+
+function parseExact (name: string, type: 'int' | 'string' | 'bool', values: string[]): Array<string | number | boolean> {
+  return values.map((v) => {
+    if (type === 'string') return v
+    if (type === 'bool') {
+      if (v === '1' || v === 'true') return true
+      if (v === '0' || v === 'false') return false
+    } else if (/^-?\d{1,15}$/.test(v)) {
+      return Number(v)
+    }
+    throw ValidationError.field(`filter.${name}`, `The ${name} filter has an invalid value "${v}".`)
+  })
+}
+
+/** Adds the query's filters to `qb`. */
+export function applyFilters<S extends ListSpec> (
+  qb: Knex.QueryBuilder, mapping: ListMapping<S, unknown, unknown>, query: ListQuery, dialect: Dialect
+): void {
+  for (const [name, value] of Object.entries(query.partial)) {
+    const filter = (mapping.partial as Record<string, PartialFilter>)[name]
+    if (filter === undefined) continue
+    if (typeof filter === 'function') {
+      filter(qb, value, dialect)
+    } else {
+      const columns = Array.isArray(filter) ? filter : [filter]
+      const pattern = containsPattern(value)
+      void qb.where((sub) => {
+        for (const column of columns) void sub.orWhere((one) => { dialect.whereContains(one, column, pattern) })
+      })
+    }
+  }
+  for (const [name, values] of Object.entries(query.exact)) {
+    const filter = (mapping.exact as Record<string, ExactFilter>)[name]
+    if (filter === undefined) continue
+    if (typeof filter === 'function') filter(qb, values)
+    else void qb.whereIn(filter.column, parseExact(name, filter.type, values))
+  }
+}
+
+export function applySort<S extends ListSpec> (qb: Knex.QueryBuilder, mapping: ListMapping<S, unknown, unknown>, query: ListQuery): void {
+  for (const key of query.sort) {
+    const column = (mapping.sorts as Record<string, string>)[key.field] ?? mapping.idColumn
+    void qb.orderBy(column, key.desc ? 'desc' : 'asc')
+  }
+  void qb.orderBy(mapping.idColumn, query.sort.at(-1)?.desc === true ? 'desc' : 'asc')
+}
+
+export async function loadIncludes<S extends ListSpec, Item> (
+  db: Knex, mapping: ListMapping<S, unknown, Item>, items: Item[], query: ListQuery
+): Promise<void> {
+  if (items.length === 0) return
+  for (const name of query.include) {
+    const loader = (mapping.includes as Record<string, IncludeLoader<Item>>)[name]
+    if (loader !== undefined) await loader(db, items, query, includeKey(name))
+  }
+}
+
+/**
+ * One page of `base` (a query already scoped to what the caller may see):
+ * one COUNT, one page query, then one query per include.
+ */
+export async function listPage<S extends ListSpec, Row, Item> (
+  db: Knex, dialect: Dialect, base: Knex.QueryBuilder, mapping: ListMapping<S, Row, Item>, query: ListQuery
+): Promise<Page<Item>> {
+  applyFilters(base, mapping as ListMapping<S, unknown, unknown>, query, dialect)
+  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first() as { total: number | string } | undefined
+  const total = Number(counted?.total ?? 0)
+  const pageQuery = base.clone()
+  applySort(pageQuery, mapping as ListMapping<S, unknown, unknown>, query)
+  const rows = total === 0 ? [] : await pageQuery.limit(query.perPage).offset((query.page - 1) * query.perPage) as Row[]
+  const items = rows.map((row) => mapping.map(row))
+  await loadIncludes(db, mapping as ListMapping<S, unknown, Item>, items, query)
+  return { items, total, page: query.page, perPage: query.perPage }
+}
+
+/** One item of `base` with the query's includes, or null. */
+export async function viewOne<S extends ListSpec, Row, Item> (
+  db: Knex, base: Knex.QueryBuilder, mapping: ListMapping<S, Row, Item>, query: ListQuery
+): Promise<Item | null> {
+  const row = await base.first() as Row | undefined
+  if (row === undefined) return null
+  const items = [mapping.map(row)]
+  await loadIncludes(db, mapping as ListMapping<S, unknown, Item>, items, query)
+  return items[0] ?? null
+}
+
+/**
+ * A count include: `SELECT fk, count(*) ... WHERE fk IN (page ids) GROUP BY fk`.
+ * `scope` narrows the counted rows (e.g. only replies).
+ */
+export function countInclude<Item extends { id: number | string }> (
+  table: string, foreignKey: string, scope?: (qb: Knex.QueryBuilder) => void
+): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const ids = [...new Set(items.map((i) => i.id))]
+    const qb = db(table).select(`${foreignKey} as owner`).count({ n: '*' }).whereIn(foreignKey, ids).groupBy(foreignKey)
+    if (scope !== undefined) scope(qb)
+    const rows = await qb as Array<{ owner: number | string, n: number | string }>
+    const counts = new Map(rows.map((r) => [String(r.owner), Number(r.n)]))
+    for (const item of items) (item as Record<string, unknown>)[key] = counts.get(String(item.id)) ?? 0
+  }
+}
+
+/**
+ * A belongs-to include: collects `item[foreignKey]` over the page, loads them
+ * in one query, and attaches each (or null).
+ */
+export function relationInclude<Item, Related extends { id: number | string }> (
+  foreignKey: keyof Item & string, load: (db: Knex, ids: Array<number | string>) => Promise<Related[]>
+): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const ids = [...new Set(items.map((i) => i[foreignKey]).filter((v) => v !== null && v !== undefined))] as Array<number | string>
+    const related = ids.length === 0 ? [] : await load(db, ids)
+    const byId = new Map(related.map((r) => [String(r.id), r]))
+    for (const item of items) {
+      const fk = item[foreignKey]
+      ;(item as Record<string, unknown>)[key] = fk === null || fk === undefined ? null : byId.get(String(fk)) ?? null
+    }
+  }
+}

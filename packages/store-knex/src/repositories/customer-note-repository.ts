@@ -1,0 +1,49 @@
+import type { Knex } from 'knex'
+import { customerNoteList, type CustomerNote, type CustomerNoteRepository, type User, type WithIncludes } from '@helpdesk/core'
+import { listPage, relationInclude, type ListMapping } from '../list/list-mapping.js'
+import { userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
+import { insertId, now, type RepositoryContext } from './repository-context.js'
+
+type Item = WithIncludes<CustomerNote>
+
+const noteColumns = ['id', 'customer_id', 'creator_id', 'text', 'created_at', 'updated_at'].map((c) => `customer_notes.${c}`)
+
+/** Loads users by id in one query: shared by every include that embeds a person. */
+export async function usersByIds (db: Knex, ids: Array<number | string>): Promise<User[]> {
+  const rows = await db('users').select(userColumns).whereIn('id', ids) as UserRow[]
+  return rows.map(userFromRow)
+}
+
+const mapping: ListMapping<typeof customerNoteList, CustomerNote, Item> = {
+  spec: customerNoteList,
+  sorts: { created_at: 'customer_notes.created_at' },
+  partial: { text: 'customer_notes.text' },
+  exact: { creator_id: { column: 'customer_notes.creator_id', type: 'int' } },
+  includes: {
+    creator: relationInclude<Item, User>('creator_id', usersByIds),
+    user: relationInclude<Item, User>('customer_id', usersByIds)
+  },
+  idColumn: 'customer_notes.id',
+  map: (row) => ({ ...row })
+}
+
+export function createCustomerNoteRepository (ctx: RepositoryContext): CustomerNoteRepository {
+  const { db } = ctx
+  const notes = (): Knex.QueryBuilder => db('customer_notes').select(noteColumns)
+  return {
+    async create (note) {
+      const at = now(ctx)
+      const id = await insertId(db('customer_notes').insert({ ...note, created_at: at, updated_at: at }))
+      return { id, ...note, created_at: at, updated_at: at }
+    },
+    async list (customerId, query) {
+      return await listPage(db, ctx.dialect, notes().where('customer_notes.customer_id', customerId), mapping, query)
+    },
+    async findById (id) {
+      return await notes().where('id', id).first() as CustomerNote | undefined ?? null
+    },
+    async delete (id) {
+      return await db('customer_notes').where('id', id).delete() > 0
+    }
+  }
+}

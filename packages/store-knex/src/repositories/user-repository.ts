@@ -1,0 +1,114 @@
+import type { Knex } from 'knex'
+import {
+  agentList, customerList, Role,
+  type ListQuery, type NewUser, type NotificationSettings, type Page, type User, type UserKind,
+  type UserPatch, type UserRepository, type WithIncludes
+} from '@helpdesk/core'
+import { countInclude, listPage, viewOne, type ListMapping } from '../list/list-mapping.js'
+import { rowFromNewUser, rowFromUserPatch, userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
+import { insertId, now, type RepositoryContext } from './repository-context.js'
+
+type Item = WithIncludes<User>
+
+const ticketsTable = 'tickets'
+
+const customerMapping: ListMapping<typeof customerList, UserRow, Item> = {
+  spec: customerList,
+  sorts: { id: 'users.id' },
+  partial: { first_name: 'users.first_name', last_name: 'users.last_name', email: 'users.email', company: 'users.company' },
+  exact: { status: { column: 'users.status', type: 'int' } },
+  includes: {
+    'tickets-count': countInclude(ticketsTable, 'user_id'),
+    'notes-count': countInclude('customer_notes', 'customer_id')
+  },
+  idColumn: 'users.id',
+  map: (row) => userFromRow(row) as Item
+}
+
+const agentMapping: ListMapping<typeof agentList, UserRow, Item> = {
+  spec: agentList,
+  sorts: { id: 'users.id' },
+  partial: { first_name: 'users.first_name', last_name: 'users.last_name', email: 'users.email' },
+  exact: { status: { column: 'users.status', type: 'int' } },
+  includes: {
+    'notes-count': countInclude('customer_notes', 'creator_id'),
+    'assigned-categories-count': countInclude('agent_categories', 'user_id'),
+    'unresolved-tickets-count': countInclude(ticketsTable, 'assigned_agent_id', (qb) => { void qb.whereNot('status', 3) }),
+    'resolved-tickets-count': countInclude(ticketsTable, 'assigned_agent_id', (qb) => { void qb.where('status', 3) })
+  },
+  idColumn: 'users.id',
+  map: (row) => userFromRow(row) as Item
+}
+
+function roles (kind: UserKind): number[] {
+  return kind === 'customer' ? [Role.Customer] : [Role.Admin, Role.Agent]
+}
+
+export function createUserRepository (ctx: RepositoryContext): UserRepository {
+  const { db } = ctx
+  const users = (): Knex.QueryBuilder => db('users').select(userColumns)
+  const mapping = (kind: UserKind): ListMapping<typeof customerList | typeof agentList, UserRow, Item> =>
+    (kind === 'customer' ? customerMapping : agentMapping) as ListMapping<typeof customerList | typeof agentList, UserRow, Item>
+
+  return {
+    async findById (id) {
+      const row = await users().where('users.id', id).first() as UserRow | undefined
+      return row === undefined ? null : userFromRow(row)
+    },
+    async findByEmail (email) {
+      const row = await users().whereRaw('lower(users.email) = lower(?)', [email]).first() as UserRow | undefined
+      return row === undefined ? null : userFromRow(row)
+    },
+    async findPasswordHash (id) {
+      const row = await db('users').select('password_hash').where('id', id).first() as { password_hash: string | null } | undefined
+      return row?.password_hash ?? null
+    },
+    async create (user: NewUser) {
+      const id = await insertId(db('users').insert(rowFromNewUser(user, now(ctx))))
+      const created = await this.findById(id)
+      if (created === null) throw new Error('inserted user vanished')
+      return created
+    },
+    async update (id: number, patch: UserPatch) {
+      const count = await db('users').where('id', id).update(rowFromUserPatch(patch, now(ctx)))
+      return count === 0 ? null : await this.findById(id)
+    },
+    async delete (id) {
+      return await db('users').where('id', id).delete() > 0
+    },
+    async list (kind: UserKind, query: ListQuery): Promise<Page<Item>> {
+      return await listPage(db, ctx.dialect, users().whereIn('users.role', roles(kind)), mapping(kind), query)
+    },
+    async view (kind, id, query) {
+      return await viewOne(db, users().whereIn('users.role', roles(kind)).where('users.id', id), mapping(kind), query)
+    },
+    async setNotificationSettings (id, settings: NotificationSettings) {
+      await db('users').where('id', id).update(rowFromUserPatch({ notifications: settings }, now(ctx)))
+    },
+    async categoryIds (agentId) {
+      const rows = await db('agent_categories').select('category_id').where('user_id', agentId).orderBy('category_id') as Array<{ category_id: number }>
+      return rows.map((r) => r.category_id)
+    },
+    async setCategories (agentId, categoryIds) {
+      await db('agent_categories').where('user_id', agentId).delete()
+      if (categoryIds.length > 0) {
+        await db('agent_categories').insert(categoryIds.map((cid) => ({ user_id: agentId, category_id: cid })))
+      }
+    },
+    async staffIds (filter) {
+      const qb = db('users').distinct('users.id').whereIn('users.role', [Role.Admin, Role.Agent])
+      void qb.where((w) => {
+        if (filter.admins === true) void w.orWhere('users.role', Role.Admin)
+        if (filter.categoryId !== undefined) {
+          void w.orWhereIn('users.id', db('agent_categories').select('user_id').where('category_id', filter.categoryId))
+        }
+        if (filter.permission !== undefined) {
+          void w.orWhere('users.permissions', 'like', `%"${filter.permission}":true%`)
+        }
+        if (filter.admins !== true && filter.categoryId === undefined && filter.permission === undefined) void w.whereRaw('1 = 0')
+      })
+      const rows = await qb.orderBy('users.id') as Array<{ id: number }>
+      return rows.map((r) => r.id)
+    }
+  }
+}
