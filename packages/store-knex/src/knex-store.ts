@@ -90,6 +90,8 @@ export class KnexStore implements Store {
 
 export function createKnexStore (options: KnexStoreOptions): KnexStore {
   const dialect = dialectFor(options.url)
-  const knex = knexFactory({ ...dialect.knexConfig(options.url), ...options.knex })
+  // knex prints pool and driver warnings to the console by itself; errors reach callers as domain errors instead.
+  const quiet = { warn: () => {}, error: () => {}, deprecate: () => {}, debug: () => {} }
+  const knex = knexFactory({ ...dialect.knexConfig(options.url), log: quiet, ...options.knex })
   return new KnexStore(knex, dialect, options.clock ?? systemClock)
 }

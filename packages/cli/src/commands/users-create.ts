@@ -1,0 +1,51 @@
+import { Command } from 'commander'
+import { Role } from '@helpdesk/core'
+import { CliError, databaseUrl } from '../config.js'
+import type { CliIo } from '../io.js'
+import { withHelpdesk } from '../open-store.js'
+
+export interface UsersCreateOptions {
+  database?: string
+  role: string
+  email: string
+  password: string
+  firstName?: string
+  lastName?: string
+  json?: boolean
+}
+
+const roles: Record<string, number> = { admin: Role.Admin, agent: Role.Agent, customer: Role.Customer }
+
+/** Creates an Active user through the same services the API uses. */
+export async function usersCreate (options: UsersCreateOptions, io: CliIo): Promise<number> {
+  const role = roles[options.role]
+  if (role === undefined) throw new CliError(`unknown role "${options.role}" (use admin, agent or customer)`)
+  const input = {
+    first_name: options.firstName ?? options.role.charAt(0).toUpperCase() + options.role.slice(1),
+    last_name: options.lastName ?? 'User',
+    email: options.email,
+    password: options.password
+  }
+  return await withHelpdesk(databaseUrl(options.database), async (helpdesk) => {
+    const user = role === Role.Customer
+      ? await helpdesk.customers.create(null, input, false)
+      : await helpdesk.agents.create(null, input, role as 1 | 2, false)
+    if (options.json === true) io.out(JSON.stringify({ id: user.id, role: options.role, email: user.email }))
+    else io.out(`Created ${options.role} #${user.id} ${user.email}`)
+    return user.id
+  })
+}
+
+export function usersCreateCommand (io: CliIo): Command {
+  return new Command('users:create')
+    .description('Create an administrator, agent or customer')
+    .requiredOption('--role <role>', 'admin, agent or customer')
+    .requiredOption('--email <email>', 'email address (unique)')
+    .requiredOption('--password <password>', 'password (at least 6 characters)')
+    .option('--first-name <name>', 'first name')
+    .option('--last-name <name>', 'last name')
+    .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
+    .option('--json', 'print the created user as JSON')
+    .addHelpText('after', '\nExample:\n  helpdesk users:create --role admin --email ann@example.com --password s3cret! --first-name Ann --last-name Lee')
+    .action(async (options: UsersCreateOptions) => { await usersCreate(options, io) })
+}
