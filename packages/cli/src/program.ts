@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander'
-import { HelpdeskError, ValidationError } from '@helpdesk/core'
-import { CliError } from './config.js'
+import { describeError } from './describe-error.js'
 import { processIo, type CliIo } from './io.js'
+import { doctorCommand } from './commands/doctor.js'
 import { migrateCommand } from './commands/migrate.js'
 import { seedCommand } from './commands/seed.js'
 import { serveCommand } from './commands/serve.js'
@@ -9,7 +9,7 @@ import { tokensCreateCommand } from './commands/tokens-create.js'
 import { usersCreateCommand } from './commands/users-create.js'
 
 /** Every command, one file each. */
-const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand]
+const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, doctorCommand]
 
 export function buildProgram (io: CliIo = processIo): Command {
   const output = { writeOut: (s: string) => { io.out(s.replace(/\n$/, '')) }, writeErr: (s: string) => { io.err(s.replace(/\n$/, '')) } }
@@ -21,15 +21,6 @@ export function buildProgram (io: CliIo = processIo): Command {
     .configureOutput(output)
   for (const make of commands) program.addCommand(make(io).exitOverride().configureOutput(output).showHelpAfterError('(run with --help for usage)'))
   return program
-}
-
-/** A user mistake as one line (no stack trace); anything else is a bug and keeps its stack. */
-export function describeError (error: unknown): string {
-  if (error instanceof ValidationError) {
-    return Object.entries(error.errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; ')
-  }
-  if (error instanceof HelpdeskError || error instanceof CliError) return error.message
-  return (error as Error)?.stack ?? String(error)
 }
 
 /** Runs the CLI; resolves to the exit code. */

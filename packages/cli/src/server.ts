@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Helpdesk } from '@helpdesk/core'
-import helpdeskPlugin from '@helpdesk/fastify'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import helpdeskPlugin, { openapiOptions } from '@helpdesk/fastify'
 import type { CliConfig } from './config.js'
 
 /** The standalone server `helpdesk serve` runs: the plugin on a bare Fastify app. */
@@ -12,6 +14,9 @@ export async function buildServer (config: CliConfig, helpdesk: Helpdesk, option
     trustProxy: process.env.HELPDESK_TRUST_PROXY === '1',
     bodyLimit: 1024 * 1024
   })
+  // Registered at the root so Swagger UI at /docs lists every route the plugin adds.
+  await app.register(swagger, openapiOptions())
+  await app.register(swaggerUi, { routePrefix: '/docs' })
   await app.register(helpdeskPlugin, {
     helpdesk,
     storageDir: config.storageDir,

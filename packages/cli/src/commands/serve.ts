@@ -1,12 +1,12 @@
 import { Command } from 'commander'
 import { randomBytes } from 'node:crypto'
 import { createHelpdesk, Role } from '@helpdesk/core'
-import { loadConfig, redact } from '../config.js'
+import { loadConfig, redact, type ConfigFlags } from '../config.js'
 import type { CliIo } from '../io.js'
 import { openStore } from '../open-store.js'
 import { buildServer } from '../server.js'
 
-export interface ServeOptions { database?: string, host?: string, port?: string, rateLimit?: boolean }
+export type ServeOptions = ConfigFlags
 
 /** Migrates, creates a first administrator on an empty database, and serves until SIGINT/SIGTERM. */
 export async function serve (options: ServeOptions, io: CliIo): Promise<{ close: () => Promise<void>, url: string }> {
@@ -14,7 +14,7 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   const store = await openStore(config.databaseUrl)
   const applied = await store.migrate()
   if (applied.length > 0) io.err(`Applied migrations: ${applied.join(', ')}`)
-  const helpdesk = createHelpdesk({ store })
+  const helpdesk = createHelpdesk({ store, registration: config.registration })
   const firstAdmin = await bootstrapAdmin(helpdesk)
   const app = await buildServer(config, helpdesk, { logger: process.env.HELPDESK_QUIET !== '1' })
   const address = await app.listen({ host: config.host, port: config.port })
@@ -61,6 +61,7 @@ export function serveCommand (io: CliIo): Command {
     .option('--port <port>', 'port to listen on (env PORT)', undefined)
     .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
     .option('--no-rate-limit', 'switch rate limiting off (or HELPDESK_RATE_LIMIT=0)')
+    .option('--config <file>', 'config file (default ./helpdesk.config.json)')
     .addHelpText('after', '\nExamples:\n  helpdesk serve\n  helpdesk serve --port 8080 --database postgres://postgres@127.0.0.1/helpdesk\n  HOST=0.0.0.0 PORT=3000 helpdesk serve')
     .action(async (options: ServeOptions) => { await serve(options, io) })
 }
