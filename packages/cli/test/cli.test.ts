@@ -87,7 +87,7 @@ describe('helpdesk binary', () => {
   })
 
   it('has help with examples on every command', () => {
-    for (const command of ['serve', 'migrate', 'seed', 'users:create', 'tokens:create', 'doctor']) {
+    for (const command of ['serve', 'migrate', 'seed', 'users:create', 'tokens:create', 'import', 'doctor']) {
       const result = spawnSync(process.execPath, [bin, command, '--help'], { encoding: 'utf8' })
       assert.equal(result.status, 0, command)
       assert.match(result.stdout, /Example/, command)
