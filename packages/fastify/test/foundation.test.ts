@@ -1,6 +1,96 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { buildApp, eachDialect } from './helpers.js'
+import { buildApp, eachDialect, type TestApp } from './helpers.js'
+
+/** One request per foundation route: `route` is the registered pattern it exercises. */
+interface Step { route: string, url: string, payload?: unknown, token?: string }
+
+/** The foundation's resources; other resources have their own suites. */
+const FOUNDATION_ROUTE = /^[A-Z]+ \/api\/v1\/(auth|customers|agents|categories)(\/|$)/
+
+function secretKeys (value: unknown, path = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => secretKeys(v, `${path}.${i}`))
+  if (value === null || typeof value !== 'object') return []
+  return Object.entries(value).flatMap(([key, v]) => [
+    ...(/password|hash/i.test(key) ? [`${path}.${key}`] : []),
+    ...secretKeys(v, `${path}.${key}`)
+  ])
+}
+
+async function steps (h: TestApp): Promise<Step[]> {
+  const admin = await h.user('admin', { email: 'walk-admin@example.com', password: 'secret123' })
+  const agent = await h.user('agent')
+  const customer = await h.user('customer')
+  const victim = await h.user('customer')
+  const doomedAgent = await h.user('agent')
+  const category = await h.helpdesk.categories.create(null, { name: 'Walk' })
+  const doomedCategory = await h.helpdesk.categories.create(null, { name: 'Doomed' })
+  const note = await h.helpdesk.customers.addNote(admin.user, customer.user.id, 'first note')
+  const spare = await h.helpdesk.auth.createToken(admin.user, 'spare')
+  const c = customer.user.id
+  const a = agent.user.id
+  const k = category.id
+  const everything = {
+    customers: 'include=tickets-count,notes-count',
+    agents: 'include=notes-count,assigned-categories-count,unresolved-tickets-count,resolved-tickets-count',
+    categories: 'include=agents-count,tickets-count,articles-count,collections-count,fields',
+    notes: 'include=creator,user'
+  }
+  const person = { first_name: 'Walk', last_name: 'Er', password: 'secret123', password_confirmation: 'secret123' }
+  const token = admin.token
+  return [
+    { route: 'POST /api/v1/auth/login', url: '/api/v1/auth/login', payload: { email: 'walk-admin@example.com', password: 'secret123' } },
+    { route: 'POST /api/v1/auth/register', url: '/api/v1/auth/register', payload: { ...person, email: 'walk-reg@example.com' } },
+    { route: 'GET /api/v1/auth/me', url: '/api/v1/auth/me', token },
+    { route: 'GET /api/v1/auth/tokens', url: '/api/v1/auth/tokens', token },
+    { route: 'POST /api/v1/auth/tokens', url: '/api/v1/auth/tokens', payload: { name: 'walk' }, token },
+    { route: 'DELETE /api/v1/auth/tokens/:id', url: `/api/v1/auth/tokens/${spare.id}`, token },
+
+    { route: 'GET /api/v1/customers', url: `/api/v1/customers?${everything.customers}`, token },
+    { route: 'GET /api/v1/customers/:id', url: `/api/v1/customers/${c}?${everything.customers}`, token },
+    { route: 'POST /api/v1/customers', url: '/api/v1/customers', payload: { ...person, email: 'walk-cust@example.com' }, token },
+    { route: 'PATCH /api/v1/customers/:id', url: `/api/v1/customers/${c}`, payload: { company: 'Walkers', new_password: 'secret999', new_password_confirmation: 'secret999' }, token },
+    { route: 'POST /api/v1/customers/:id', url: `/api/v1/customers/${c}`, payload: { company: 'Walkers 2' }, token },
+    { route: 'GET /api/v1/customers/:id/notifications', url: `/api/v1/customers/${c}/notifications`, token },
+    { route: 'PATCH /api/v1/customers/:id/notifications', url: `/api/v1/customers/${c}/notifications`, payload: { new_ticket: false }, token },
+    { route: 'POST /api/v1/customers/:id/notifications', url: `/api/v1/customers/${c}/notifications`, payload: { new_comment: false }, token },
+    { route: 'PUT /api/v1/customers/:id/notifications', url: `/api/v1/customers/${c}/notifications`, payload: { new_ticket: true }, token },
+    { route: 'GET /api/v1/customers/:id/notes', url: `/api/v1/customers/${c}/notes?${everything.notes}`, token },
+    { route: 'POST /api/v1/customers/:id/notes', url: `/api/v1/customers/${c}/notes`, payload: { note: 'second note' }, token },
+    { route: 'DELETE /api/v1/customers/:customer_id/notes/:note_id', url: `/api/v1/customers/${c}/notes/${note.id}`, token },
+    { route: 'DELETE /api/v1/customers/:id', url: `/api/v1/customers/${victim.user.id}`, token },
+
+    { route: 'GET /api/v1/agents', url: `/api/v1/agents?${everything.agents}`, token },
+    { route: 'GET /api/v1/agents/:id', url: `/api/v1/agents/${a}?${everything.agents}`, token },
+    { route: 'POST /api/v1/agents', url: '/api/v1/agents', payload: { ...person, email: 'walk-agent@example.com' }, token },
+    { route: 'PATCH /api/v1/agents/:id', url: `/api/v1/agents/${a}`, payload: { timezone: 'Europe/Paris', new_password: 'secret999', new_password_confirmation: 'secret999' }, token },
+    { route: 'POST /api/v1/agents/:id', url: `/api/v1/agents/${a}`, payload: { first_name: 'Posted' }, token },
+    { route: 'PUT /api/v1/agents/:id', url: `/api/v1/agents/${a}`, payload: { last_name: 'Put' }, token },
+    { route: 'GET /api/v1/agents/:id/permissions', url: `/api/v1/agents/${a}/permissions`, token },
+    { route: 'PATCH /api/v1/agents/:id/permissions', url: `/api/v1/agents/${a}/permissions`, payload: { manage_customers: true }, token },
+    { route: 'POST /api/v1/agents/:id/permissions', url: `/api/v1/agents/${a}/permissions`, payload: { view_all_tickets: true }, token },
+    { route: 'PUT /api/v1/agents/:id/permissions', url: `/api/v1/agents/${a}/permissions`, payload: { assign_tickets: true }, token },
+    { route: 'GET /api/v1/agents/:id/notifications', url: `/api/v1/agents/${a}/notifications`, token },
+    { route: 'PATCH /api/v1/agents/:id/notifications', url: `/api/v1/agents/${a}/notifications`, payload: { new_ticket: false }, token },
+    { route: 'POST /api/v1/agents/:id/notifications', url: `/api/v1/agents/${a}/notifications`, payload: { new_comment: false }, token },
+    { route: 'PUT /api/v1/agents/:id/notifications', url: `/api/v1/agents/${a}/notifications`, payload: { ticket_reassigned: false }, token },
+    { route: 'PUT /api/v1/agents/:id/categories', url: `/api/v1/agents/${a}/categories`, payload: { categories: [k] }, token },
+    { route: 'GET /api/v1/agents/:id/categories', url: `/api/v1/agents/${a}/categories`, token },
+    { route: 'DELETE /api/v1/agents/:id', url: `/api/v1/agents/${doomedAgent.user.id}`, token },
+
+    { route: 'GET /api/v1/categories', url: `/api/v1/categories?${everything.categories}`, token },
+    { route: 'GET /api/v1/categories/:id', url: `/api/v1/categories/${k}?${everything.categories}`, token },
+    { route: 'POST /api/v1/categories', url: '/api/v1/categories', payload: { name: 'Walk 2' }, token },
+    { route: 'POST /api/v1/categories/order', url: '/api/v1/categories/order', payload: { order: [k, doomedCategory.id] }, token },
+    { route: 'PATCH /api/v1/categories/:id', url: `/api/v1/categories/${k}`, payload: { name: 'Walked' }, token },
+    { route: 'POST /api/v1/categories/:id', url: `/api/v1/categories/${k}`, payload: { thumbnail: 'https://cdn.test/w.png' }, token },
+    { route: 'PUT /api/v1/categories/:id', url: `/api/v1/categories/${k}`, payload: { purchase_verification: 1 }, token },
+    { route: 'DELETE /api/v1/categories/:id', url: `/api/v1/categories/${doomedCategory.id}`, token },
+
+    // Logging out last: it revokes the admin's token.
+    { route: 'POST /api/v1/auth/logout', url: '/api/v1/auth/logout', token }
+  ]
+}
 
 eachDialect((dialect) => {
   describe(`foundation on ${dialect}`, () => {
@@ -14,6 +104,31 @@ eachDialect((dialect) => {
       assert.equal(me.statusCode, 200)
       assert.deepEqual(me.json().data.id, user.id)
       assert.equal(me.json().data.type, 'admin')
+    })
+
+    it('never answers with a password hash, a token hash or a token it did not just issue, on any foundation route', async (t) => {
+      const h = await buildApp(t, dialect)
+      const walk = await steps(h)
+      const walked = new Set(walk.map((s) => s.route))
+      const missing = h.routes.filter((r) => FOUNDATION_ROUTE.test(r) && !walked.has(r))
+      assert.deepEqual(missing, [], 'every foundation route is walked')
+
+      const bodies: string[] = []
+      for (const step of walk) {
+        const [method] = step.route.split(' ') as ['GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE']
+        const res = await h.inject({ method, url: step.url, ...(step.payload !== undefined ? { payload: step.payload as object } : {}), ...(step.token !== undefined ? { token: step.token } : {}) })
+        assert.ok(res.statusCode < 300, `${step.route}: ${res.statusCode} ${res.body}`)
+        assert.deepEqual(secretKeys(res.json()), [], `${step.route}: ${res.body}`)
+        assert.ok(!res.body.includes('$argon2'), `${step.route}: ${res.body}`)
+        bodies.push(res.body)
+      }
+      const users = await h.store.knex('users').select('password_hash') as Array<{ password_hash: string | null }>
+      const tokens = await h.store.knex('api_tokens').select('token_hash') as Array<{ token_hash: string }>
+      const secrets = [...users.map((u) => u.password_hash), ...tokens.map((k) => k.token_hash)].filter((s): s is string => s !== null)
+      assert.ok(secrets.length > 5)
+      for (const body of bodies) {
+        for (const secret of secrets) assert.ok(!body.includes(secret), 'a stored hash appears in a response')
+      }
     })
   })
 })

@@ -1,10 +1,11 @@
 import type { ServiceContext } from '../context.js'
+import { throwIfInvalid, unknownOrderErrors } from '../id-lists.js'
 import { NotFoundError, ValidationError } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import { canManageCategories, ensure } from '../users/user-policy.js'
 import type { Actor } from '../users/user.js'
-import { positionsFromOrder, type Category, type CategoryInput } from './category.js'
+import { checkCategoryInput, positionsFromOrder, type Category, type CategoryInput } from './category.js'
 
 /** Categories: any authenticated user lists and views; administrators manage. */
 export class CategoryService {
@@ -22,15 +23,17 @@ export class CategoryService {
 
   async create (actor: Actor | null, input: CategoryInput): Promise<Category> {
     if (actor !== null) ensure(canManageCategories(actor))
+    const clean = checkCategoryInput(input, false) as CategoryInput
     return await this.ctx.store.transaction(async (tx) => {
       const order = await tx.categories.nextOrder()
-      return await tx.categories.create({ ...input, order })
+      return await tx.categories.create({ ...clean, order })
     })
   }
 
+  /** Partial: absent fields keep their values. */
   async update (actor: Actor, id: number, patch: Partial<CategoryInput>): Promise<Category> {
     ensure(canManageCategories(actor))
-    const updated = await this.ctx.store.categories.update(id, patch)
+    const updated = await this.ctx.store.categories.update(id, checkCategoryInput(patch, true))
     if (updated === null) throw new NotFoundError('Category')
     return updated
   }
@@ -49,13 +52,8 @@ export class CategoryService {
   async order (actor: Actor, order: number[] | Record<string, number>): Promise<void> {
     ensure(canManageCategories(actor))
     const positions = positionsFromOrder(order)
-    const ids = [...positions.keys()]
-    const existing = new Set(await this.ctx.store.categories.existingIds(ids))
-    const errors: Record<string, string[]> = {}
-    Array.from(positions.entries()).forEach(([cid], i) => {
-      if (!existing.has(cid)) errors[`order.${i}`] = ['The selected category is invalid.']
-    })
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors)
+    const existing = await this.ctx.store.categories.existingIds([...positions.keys()])
+    throwIfInvalid(unknownOrderErrors(order, existing, 'The selected category is invalid.'))
     await this.ctx.store.transaction(async (tx) => { await tx.categories.setOrder(positions) })
   }
 }

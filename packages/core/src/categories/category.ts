@@ -1,4 +1,8 @@
+import type { FieldErrors } from '../errors.js'
+import { throwIfInvalid } from '../id-lists.js'
 import { defineList } from '../list/list-spec.js'
+import { optionalText, requiredText } from '../text-input.js'
+import { LIMITS } from '../users/user.js'
 import type { DateTimeString } from '../time.js'
 
 /** 0 Not required, 1 Valid purchase code, 2 Valid code and active support. */
@@ -20,6 +24,33 @@ export interface CategoryInput {
   thumbnail?: string | null
   marketplace_item_id?: number | null
   purchase_verification?: number
+}
+
+/**
+ * The writable fields of `input`, checked (name required and at most 250
+ * characters once trimmed, purchase_verification 0-2). Any other key is
+ * dropped, so a client cannot write `id` or `order` through an update.
+ * `partial` (updates) leaves absent fields out.
+ */
+export function checkCategoryInput (input: Partial<CategoryInput>, partial: boolean): Partial<CategoryInput> {
+  const errors: FieldErrors = {}
+  const clean: Partial<CategoryInput> = {}
+  if (!partial || input.name !== undefined) clean.name = requiredText(errors, 'name', input.name ?? '', LIMITS.name)
+  if (input.thumbnail !== undefined) clean.thumbnail = input.thumbnail === null ? null : optionalText(errors, 'thumbnail', input.thumbnail, 2048)
+  if (input.marketplace_item_id !== undefined) {
+    if (input.marketplace_item_id !== null && !(Number.isSafeInteger(input.marketplace_item_id) && input.marketplace_item_id > 0)) {
+      errors.marketplace_item_id = ['The marketplace item id must be a positive integer or null.']
+    }
+    clean.marketplace_item_id = input.marketplace_item_id
+  }
+  if (input.purchase_verification !== undefined) {
+    if (!(Object.values(PurchaseVerification) as number[]).includes(input.purchase_verification)) {
+      errors.purchase_verification = ['The selected purchase verification is invalid.']
+    }
+    clean.purchase_verification = input.purchase_verification
+  }
+  throwIfInvalid(errors)
+  return clean
 }
 
 export const categoryList = defineList({

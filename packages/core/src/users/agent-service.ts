@@ -11,6 +11,7 @@ import {
   type Actor, type NotificationSettings, type Permissions, type RoleNumber, type User
 } from './user.js'
 import { isValidTimezone } from '../time.js'
+import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
 
 /** Agents and administrators (both listed under /agents). Administrators only. */
 export class AgentService {
@@ -51,10 +52,13 @@ export class AgentService {
     if (input.timezone !== undefined && !isValidTimezone(input.timezone)) {
       throw ValidationError.field('timezone', 'The timezone must be a valid zone.')
     }
+    if (id === actor.id && input.status !== undefined && input.status !== UserStatus.Active) {
+      throw ValidationError.field('status', 'You cannot ban or unconfirm your own account.')
+    }
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
     const updated = await this.ctx.store.transaction(async (tx) => {
       const user = await tx.users.update(id, {
-        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), timezone: input.timezone }),
+        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), timezone: input.timezone, status: input.status }),
         ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
         ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
       })
@@ -109,16 +113,13 @@ export class AgentService {
     return await this.ctx.store.categories.listByIds(ids)
   }
 
+  /** Replaces the agent's categories in one transaction; an unknown id is a 422 on `categories.N`. */
   async setCategories (actor: Actor, id: number, categoryIds: number[]): Promise<void> {
     await this.get(actor, id)
-    const unique = [...new Set(categoryIds)]
-    const existing = new Set(await this.ctx.store.categories.existingIds(unique))
-    const errors: Record<string, string[]> = {}
-    categoryIds.forEach((cid, i) => {
-      if (!existing.has(cid)) errors[`categories.${i}`] = ['The selected category is invalid.']
-    })
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors)
-    await this.ctx.store.users.setCategories(id, unique)
+    const unique = distinct(categoryIds)
+    const existing = await this.ctx.store.categories.existingIds(unique)
+    throwIfInvalid(unknownIdErrors('categories', categoryIds, existing, 'The selected category is invalid.'))
+    await this.ctx.store.transaction(async (tx) => { await tx.users.setCategories(id, unique) })
   }
 
   private async get (actor: Actor, id: number): Promise<User> {

@@ -10,6 +10,9 @@ export interface CustomerNote {
   updated_at: DateTimeString
 }
 
+/** Characters of a note, before sanitising. */
+export const NOTE_MAX_LENGTH = 65535
+
 export const customerNoteList = defineList({
   resource: 'customer notes',
   includes: ['creator', 'user'],

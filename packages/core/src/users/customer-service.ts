@@ -1,10 +1,11 @@
 import { nowString, type ServiceContext } from '../context.js'
-import { NotFoundError } from '../errors.js'
-import { sanitizeBody } from '../html.js'
+import { NotFoundError, type FieldErrors } from '../errors.js'
+import { throwIfInvalid } from '../id-lists.js'
+import { requiredHtml } from '../text-input.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
-import type { CustomerNote } from './customer-note.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseCompany, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
 import {
   NOTIFICATION_SETTING_KEYS, Role, UserStatus, type Actor, type NotificationSettings, type User
@@ -36,7 +37,7 @@ export class CustomerService {
       first_name: input.first_name.trim(),
       last_name: input.last_name.trim(),
       email: normaliseEmail(input.email),
-      company: input.company ?? null,
+      company: normaliseCompany(input.company) ?? null,
       status: UserStatus.Active,
       password_hash: passwordHash
     })
@@ -48,7 +49,7 @@ export class CustomerService {
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
     const updated = await this.ctx.store.transaction(async (tx) => {
       const user = await tx.users.update(id, {
-        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), company: input.company }),
+        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), company: normaliseCompany(input.company), status: input.status }),
         ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
         ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
       })
@@ -81,10 +82,14 @@ export class CustomerService {
     return await this.ctx.store.customerNotes.list(customerId, query)
   }
 
+  /** Adds a note (HTML, sanitised; a note that is empty once cleaned is a 422 on `note`). */
   async addNote (actor: Actor, customerId: number, text: string): Promise<CustomerNote> {
     const customer = await this.get(actor, customerId)
+    const errors: FieldErrors = {}
+    const clean = requiredHtml(errors, 'note', text, NOTE_MAX_LENGTH)
+    throwIfInvalid(errors)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
-      const note = await tx.customerNotes.create({ customer_id: customerId, creator_id: actor.id, text: sanitizeBody(text) })
+      const note = await tx.customerNotes.create({ customer_id: customerId, creator_id: actor.id, text: clean })
       await this.ctx.events.emit(tx, {
         type: 'Customers.NoteAdded', actor_id: actor.id, customer, note, at: nowString(this.ctx)
       })

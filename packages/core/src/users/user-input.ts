@@ -1,6 +1,7 @@
 import { ValidationError, type FieldErrors } from '../errors.js'
 import type { ServiceContext } from '../context.js'
-import { LIMITS } from './user.js'
+import { optionalText, textLength } from '../text-input.js'
+import { LIMITS, UserStatus, type UserStatusNumber } from './user.js'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -22,12 +23,14 @@ export interface PersonPatchInput {
   new_password?: string
   new_password_confirmation?: string
   timezone?: string
+  /** 1 Active, 2 Unconfirmed, 3 Banned: how staff ban and unban people (the spec leaves transitions open). */
+  status?: UserStatusNumber
 }
 
 function checkName (errors: FieldErrors, field: string, value: string | undefined): void {
   if (value === undefined) return
   if (value.trim() === '') errors[field] = [`The ${field.replace('_', ' ')} field is required.`]
-  else if (value.length > LIMITS.name) errors[field] = [`The ${field.replace('_', ' ')} may not be greater than ${LIMITS.name} characters.`]
+  else if (textLength(value) > LIMITS.name) errors[field] = [`The ${field.replace('_', ' ')} may not be greater than ${LIMITS.name} characters.`]
 }
 
 function checkEmail (errors: FieldErrors, value: string | undefined): void {
@@ -46,6 +49,17 @@ function checkPassword (errors: FieldErrors, field: string, password: string | u
   }
 }
 
+function checkCompany (errors: FieldErrors, value: string | null | undefined): void {
+  if (value !== undefined && value !== null) optionalText(errors, 'company', value, LIMITS.company)
+}
+
+/** A company as stored: trimmed, and null when blank (nullable fields are null when empty); undefined stays absent. */
+export function normaliseCompany (company: string | null | undefined): string | null | undefined {
+  if (company === undefined) return undefined
+  const text = company?.trim() ?? ''
+  return text === '' ? null : text
+}
+
 function throwIfAny (errors: FieldErrors): void {
   if (Object.keys(errors).length > 0) throw new ValidationError(errors)
 }
@@ -59,6 +73,7 @@ export function checkNewPerson (input: NewPersonInput, confirm = true): void {
   checkName(errors, 'first_name', input.first_name)
   checkName(errors, 'last_name', input.last_name)
   checkEmail(errors, input.email)
+  checkCompany(errors, input.company)
   checkPassword(errors, 'password', input.password, confirm ? input.password_confirmation : input.password)
   throwIfAny(errors)
 }
@@ -68,7 +83,11 @@ export function checkPersonPatch (input: PersonPatchInput): void {
   checkName(errors, 'first_name', input.first_name)
   checkName(errors, 'last_name', input.last_name)
   checkEmail(errors, input.email)
+  checkCompany(errors, input.company)
   checkPassword(errors, 'new_password', input.new_password, input.new_password_confirmation)
+  if (input.status !== undefined && !(Object.values(UserStatus) as number[]).includes(input.status)) {
+    errors.status = ['The status must be 1 (Active), 2 (Unconfirmed) or 3 (Banned).']
+  }
   throwIfAny(errors)
 }
 

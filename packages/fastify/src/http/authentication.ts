@@ -33,13 +33,18 @@ async function fromHost (helpdesk: Helpdesk, options: HelpdeskPluginOptions, req
   return await helpdesk.context.store.users.findByEmail(result.email)
 }
 
-/** Resolves `request.actor` from the host's `authenticate` option or a bearer token, and enforces the route's `auth`. */
+/**
+ * Resolves `request.actor` from the host's `authenticate` option or a bearer
+ * token, and enforces the route's `auth`. Runs before validation, so a caller
+ * without credentials gets 401 whatever the body, never a 422 about it.
+ */
 export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk, options: HelpdeskPluginOptions): void {
   app.decorateRequest('actor', null)
   app.decorateRequest('tokenId', null)
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preValidation', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'required'
-    if (mode === 'none') return
+    // An unknown route is a 404 for everyone (CONTRACT §6), whoever asks.
+    if (mode === 'none' || request.is404) return
     const hostUser = await fromHost(helpdesk, options, request)
     if (hostUser !== null && hostUser.status !== UserStatus.Banned) {
       request.actor = hostUser

@@ -22,7 +22,7 @@ export function installErrorHandling (app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500
     if (status === 429) {
-      return await reply.code(429).send({ message: 'Too many requests. Please slow down.' })
+      return await reply.code(429).send({ message: error.message !== '' ? error.message : 'Too many requests. Please slow down.' })
     }
     if (status >= 400 && status < 500) {
       const message = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { Redis } from 'ioredis'
 import type { RateLimitOptions } from '../options.js'
 import { bearerToken } from './authentication.js'
 
 export const DEFAULT_RATE_LIMIT = 600
 export const DEFAULT_LOGIN_LIMIT = 10
+const DEFAULT_WINDOW = 60_000
+
+const RESET = 'x-ratelimit-reset'
 
 /** Per token when one is presented (hashed: the raw token never becomes a counter key), else per IP. */
 function callerKey (request: FastifyRequest): string {
@@ -21,11 +24,20 @@ export function loginKey (request: FastifyRequest): string {
   return `login:${request.ip}:${email}`
 }
 
+/** The 429 the error handler turns into `{ message }`. */
+function tooManyRequests (retryAfterSeconds: number): Error & { statusCode: number } {
+  const error = new Error(`Too many requests. Retry in ${retryAfterSeconds} seconds.`) as Error & { statusCode: number }
+  error.statusCode = 429
+  return error
+}
+
 /**
- * Registers @fastify/rate-limit in the plugin's context: every route counts
- * against the caller's budget; the login route has its own stricter limit
- * (set on the route through `loginRateLimit`). Headers: X-RateLimit-Limit,
- * X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After on 429.
+ * Registers @fastify/rate-limit in the plugin's context: every request,
+ * unknown routes included, counts against the caller's budget. Headers: X-RateLimit-Limit and
+ * X-RateLimit-Remaining on every response, Retry-After (seconds) and
+ * X-RateLimit-Reset on 429. @fastify/rate-limit sends X-RateLimit-Reset as
+ * seconds until the reset; the contract wants the unix time of the reset, so
+ * an onSend hook rewrites it. Returns what to run when the app closes.
  */
 export async function installRateLimit (app: FastifyInstance, options: RateLimitOptions): Promise<() => Promise<void>> {
   let redis: Redis | undefined
@@ -39,21 +51,47 @@ export async function installRateLimit (app: FastifyInstance, options: RateLimit
   await app.register(rateLimit, {
     global: true,
     max: options.max ?? DEFAULT_RATE_LIMIT,
-    timeWindow: options.timeWindow ?? 60_000,
+    timeWindow: options.timeWindow ?? DEFAULT_WINDOW,
     keyGenerator: callerKey,
-    nameSpace: 'helpdesk-rl:',
+    nameSpace: options.keyPrefix ?? 'helpdesk-rl:',
     skipOnError: true,
     ...(redis !== undefined ? { redis } : {}),
-    errorResponseBuilder: (_request, context) => {
-      const error = new Error(`Too many requests. Retry in ${Math.ceil(context.ttl / 1000)} seconds.`) as Error & { statusCode: number }
-      error.statusCode = context.statusCode
-      return error
-    }
+    errorResponseBuilder: (_request, context) => tooManyRequests(Math.ceil(context.ttl / 1000))
+  })
+  // Routes get their limiter from @fastify/rate-limit; unknown routes (the 404 handler) count too.
+  const limitUnknownRoute = app.rateLimit()
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) await limitUnknownRoute.call(app, request, reply)
+  })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const secondsLeft = reply.getHeader(RESET)
+    if (secondsLeft !== undefined) reply.header(RESET, Math.ceil(Date.now() / 1000) + Number(secondsLeft))
+    return payload
   })
   return async () => { if (ownRedis) await redis?.quit() }
 }
 
-export function loginRateLimit (options: RateLimitOptions | false): false | { max: number, timeWindow: number | string, keyGenerator: (r: FastifyRequest) => string } {
-  if (options === false) return false
-  return { max: options.loginMax ?? DEFAULT_LOGIN_LIMIT, timeWindow: options.timeWindow ?? 60_000, keyGenerator: loginKey }
+/**
+ * The login route's stricter limit, per email and IP (CONTRACT §2), on top of
+ * the caller's general budget. A preHandler, so the body (the email) is
+ * parsed; @fastify/rate-limit's own route limiter would be skipped because the
+ * global limiter already ran for the request, hence `createRateLimit`.
+ * Empty when rate limiting is off.
+ */
+export function loginRateLimit (app: FastifyInstance, options: RateLimitOptions | false | undefined): preHandlerAsyncHookHandler[] {
+  if (options === false || options === undefined || typeof app.createRateLimit !== 'function') return []
+  const check = app.createRateLimit({
+    max: options.loginMax ?? DEFAULT_LOGIN_LIMIT,
+    timeWindow: options.timeWindow ?? DEFAULT_WINDOW,
+    keyGenerator: loginKey
+  })
+  return [async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await check(request)
+    if (result.isAllowed || !result.isExceeded) return
+    void reply.header('x-ratelimit-limit', result.max)
+    void reply.header('x-ratelimit-remaining', 0)
+    void reply.header(RESET, result.ttlInSeconds)
+    void reply.header('retry-after', result.ttlInSeconds)
+    throw tooManyRequests(result.ttlInSeconds)
+  }]
 }

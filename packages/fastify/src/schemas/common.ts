@@ -54,6 +54,11 @@ export const Person = Type.Object({
   avatar: Type.String()
 })
 
+/** A person's status, writable by staff on update: how people are banned and unbanned. */
+export const UserStatusInput = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
+  description: '1 Active, 2 Unconfirmed, 3 Banned (banned users cannot log in and their tokens stop working).'
+})
+
 export const NotificationSettings = Type.Object({
   new_ticket: Type.Boolean(), new_comment: Type.Boolean(), ticket_reassigned: Type.Boolean()
 })

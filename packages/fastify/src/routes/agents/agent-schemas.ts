@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LIMITS, PERMISSION_KEYS, toIso8601, type AvatarResolver, type User } from '@helpdesk/core'
-import { IsoDateTime, Nullable, NullableIsoDateTime } from '../../schemas/common.js'
+import { IsoDateTime, Nullable, NullableIsoDateTime, UserStatusInput } from '../../schemas/common.js'
 
 const counts = ['notes_count', 'assigned_categories_count', 'unresolved_tickets_count', 'resolved_tickets_count'] as const
 
@@ -37,7 +37,8 @@ export const AgentUpdate = Type.Object({
   email: Type.Optional(Email),
   new_password: Type.Optional(Password),
   new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
-  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An IANA zone, e.g. Europe/Berlin.' }))
+  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An IANA zone, e.g. Europe/Berlin.' })),
+  status: Type.Optional(UserStatusInput)
 })
 
 export const Permissions = Type.Object(

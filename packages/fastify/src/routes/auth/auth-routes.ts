@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { ForbiddenError } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
-import { loginKey } from '../../http/rate-limit.js'
+import { loginRateLimit } from '../../http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, IdParams, Person, responses, Success } from '../../schemas/common.js'
 import { presentPerson } from '../people.js'
@@ -9,10 +9,7 @@ import { ApiToken, LoginBody, NewApiToken, RegisterBody, Session, TokenBody } fr
 
 export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
   const tags = ['Auth']
-  const rl = options.rateLimit
-  const loginLimiter = rl === false || rl === undefined || typeof app.rateLimit !== 'function'
-    ? []
-    : [app.rateLimit({ max: rl.loginMax ?? 10, timeWindow: rl.timeWindow ?? 60_000, keyGenerator: loginKey })]
+  const loginLimiter = loginRateLimit(app, options.rateLimit)
 
   app.post('/auth/login', {
     schema: { tags, summary: 'Log in with email and password', body: LoginBody, response: responses({ 200: Data(Session) }) },
@@ -27,7 +24,7 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: Rou
     schema: { tags, summary: 'Register a customer account', body: RegisterBody, response: responses({ 201: Data(Session) }) },
     config: { auth: 'none' }
   }, async (request, reply) => {
-    const { token, user } = await helpdesk.auth.register(request.body)
+    const { token, user } = await helpdesk.auth.register(request.body, options.registration)
     return await reply.code(201).send({ data: { token, user: presentPerson(user, avatar) } })
   })
 

@@ -34,6 +34,8 @@ export const NewApiToken = Type.Object({
   created_at: DateTime
 })
 
-export const TokenBody = Type.Object({
-  name: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.tokenName })))
-})
+/** The body is optional: a token without a name may be created with no body at all. */
+export const TokenBody = Type.Union([
+  Type.Object({ name: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.tokenName }))) }),
+  Type.Null()
+])

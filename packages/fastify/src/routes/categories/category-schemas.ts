@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LIMITS, type Category as CategoryEntity } from '@helpdesk/core'
 import { DateTime, Nullable } from '../../schemas/common.js'
+import { CustomField } from '../fields/field-schemas.js'
 
 export const Category = Type.Object({
   id: Type.Integer(),
@@ -15,7 +16,7 @@ export const Category = Type.Object({
   tickets_count: Type.Optional(Type.Integer()),
   articles_count: Type.Optional(Type.Integer()),
   collections_count: Type.Optional(Type.Integer()),
-  fields: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'Include `fields`: the ticket form.' }))
+  fields: Type.Optional(Type.Array(CustomField, { description: 'Include `fields`: the ticket form (custom fields assigned to the category).' }))
 })
 
 const writable = {

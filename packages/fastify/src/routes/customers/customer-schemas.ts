@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { LIMITS, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
-import { DateTime, Nullable, NullableDateTime, Person } from '../../schemas/common.js'
+import { LIMITS, NOTE_MAX_LENGTH, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
+import { DateTime, Nullable, NullableDateTime, Person, UserStatusInput } from '../../schemas/common.js'
 import { presentPersonOrNull } from '../people.js'
 
 export const Customer = Type.Object({
@@ -38,7 +38,8 @@ export const CustomerUpdate = Type.Object({
   email: Type.Optional(Email),
   company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
   new_password: Type.Optional(Password),
-  new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
+  new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
+  status: Type.Optional(UserStatusInput)
 })
 
 export const Note = Type.Object({
@@ -51,7 +52,7 @@ export const Note = Type.Object({
 })
 
 export const NoteCreate = Type.Object({
-  note: Type.String({ minLength: 1, maxLength: 65535, description: 'Plain text or HTML (sanitised).' })
+  note: Type.String({ minLength: 1, maxLength: NOTE_MAX_LENGTH, description: 'Plain text or HTML (sanitised).' })
 })
 
 export const NoteParams = Type.Object({
