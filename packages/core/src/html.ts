@@ -31,9 +31,12 @@ export function sanitizeBody (html: string): string {
   return sanitizeHtml(html, options)
 }
 
+/** Tags that end a word: `<p>a</p><p>b</p>` reads "a b", not "ab". */
+const WORD_BREAKS = /<(?=\/?(?:address|article|aside|blockquote|br|dd|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|tbody|td|tfoot|th|thead|tr|ul)\b)/gi
+
 /** Plain text of an HTML body, whitespace collapsed, at most `max` characters. */
 export function plainText (html: string, max = 200): string {
-  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} })
+  const text = sanitizeHtml(html.replace(WORD_BREAKS, ' <'), { allowedTags: [], allowedAttributes: {} })
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { HelpdeskError } from '@helpdesk/core'
+import type { FullTextSearch } from './full-text.js'
 
 /**
  * Everything that differs between SQLite and PostgreSQL lives behind this
@@ -13,6 +14,8 @@ export interface Dialect {
   whereContains(qb: Knex.QueryBuilder, column: string, pattern: string): void
   /** A driver error as a domain error (unique violation -> 422 on its field, lost connection -> 503), or null. */
   translateError(error: unknown): HelpdeskError | null
+  /** Full-text indexes (FTS5 / tsvector + GIN) and substring indexes (pg_trgm). */
+  readonly fullText: FullTextSearch
 }
 
 /** `%` and `_` match literally; the result is wrapped for a substring match. */

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import type { Dialect } from './dialect.js'
 import { postgresDialect } from './postgres.js'
 import { sqliteDialect } from './sqlite.js'
@@ -6,4 +7,10 @@ export function dialectFor (url: string): Dialect {
   if (url.startsWith('sqlite:')) return sqliteDialect
   if (/^postgres(ql)?:\/\//.test(url)) return postgresDialect
   throw new Error(`Unsupported database URL "${url}": use sqlite:PATH or postgres://...`)
+}
+
+/** The dialect of an open connection (migrations receive only knex). */
+export function dialectOfKnex (knex: Knex): Dialect {
+  const client = String((knex.client as { config?: { client?: unknown } }).config?.client ?? '')
+  return client === 'pg' || client === 'postgres' || client === 'postgresql' ? postgresDialect : sqliteDialect
 }

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
 import type { Dialect } from './dialect.js'
+import { postgresFullText } from './postgres-full-text.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 const TIMESTAMP = 1114
@@ -23,6 +24,7 @@ const unavailableCodes = new Set([
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  fullText: postgresFullText,
   knexConfig (url) {
     return {
       client: 'pg',

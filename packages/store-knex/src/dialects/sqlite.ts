@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
 import type { Dialect } from './dialect.js'
+import { sqliteFullText } from './sqlite-full-text.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 /** `sqlite:PATH` or `sqlite::memory:`. */
@@ -12,6 +13,7 @@ export function sqlitePath (url: string): string {
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  fullText: sqliteFullText,
   knexConfig (url) {
     const filename = sqlitePath(url)
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true })

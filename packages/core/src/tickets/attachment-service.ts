@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto'
+import type { Readable } from 'node:stream'
+import type { ServiceContext } from '../context.js'
+import { NotFoundError } from '../errors.js'
+import type { FileStorage } from '../ports.js'
+import { formatDateTime } from '../time.js'
+import { ensure } from '../users/user-policy.js'
+import type { Actor } from '../users/user.js'
+import { ATTACHMENT_MAX_BYTES, displayName, UNLINKED_ATTACHMENT_TTL_MS, type Attachment } from './attachment.js'
+import { inspectUpload } from './attachment-upload.js'
+import { canDeleteAttachment, canSeeComment, canSeeTicket, seesAttachmentDirectly, ticketScope } from './ticket-policy.js'
+
+/** Removes stored files; one that cannot be removed stays an orphan rather than failing a committed change. */
+export async function removeFiles (files: FileStorage, keys: readonly string[]): Promise<void> {
+  await Promise.allSettled(keys.map(async (key) => { await files.delete(key) }))
+}
+
+/**
+ * Attachments: uploaded first (unlinked), then linked by id when a ticket or
+ * comment is created. Seen by the uploader, staff, and whoever can see the
+ * ticket or comment it belongs to (CONTRACT §12); anyone else gets 404.
+ */
+export class AttachmentService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  /**
+   * Stores an upload: the type is sniffed from the bytes, the stored name is
+   * generated, and more than 30 MB fails with PayloadTooLargeError (413)
+   * while streaming, leaving no file behind.
+   */
+  async upload (actor: Actor, file: { name?: string | undefined, content: Readable }): Promise<Attachment> {
+    const inspected = await inspectUpload(file.content, ATTACHMENT_MAX_BYTES)
+    const id = randomUUID()
+    const stored = await this.ctx.files.write(inspected.content, `${id}.${inspected.extension}`)
+    try {
+      return await this.ctx.store.attachments.create({
+        id,
+        user_id: actor.id,
+        name: displayName(file.name),
+        file_name: stored.key,
+        mime_type: inspected.mime_type,
+        size: stored.size
+      })
+    } catch (error) {
+      await removeFiles(this.ctx.files, [stored.key])
+      throw error
+    }
+  }
+
+  async view (actor: Actor, id: string): Promise<Attachment> {
+    const attachment = await this.ctx.store.attachments.findById(id)
+    if (attachment === null || !await this.canSee(actor, attachment)) throw new NotFoundError('Attachment')
+    return attachment
+  }
+
+  /** The attachment and its bytes; 404 when its file is gone too. */
+  async download (actor: Actor, id: string): Promise<{ attachment: Attachment, content: Readable }> {
+    const attachment = await this.view(actor, id)
+    const content = await this.ctx.files.read(attachment.file_name)
+    if (content === null) throw new NotFoundError('Attachment file')
+    return { attachment, content }
+  }
+
+  /** Deletes the attachment and its file: its uploader and administrators. */
+  async delete (actor: Actor, id: string): Promise<void> {
+    const attachment = await this.view(actor, id)
+    ensure(canDeleteAttachment(actor, attachment))
+    if (await this.ctx.store.attachments.delete(id)) await removeFiles(this.ctx.files, [attachment.file_name])
+  }
+
+  /**
+   * Deletes attachments never linked to a ticket or comment within 24 hours
+   * (CONTRACT §12), in batches; returns how many went. For a scheduled job.
+   */
+  async pruneUnlinked (batchSize = 500): Promise<number> {
+    const before = formatDateTime(new Date(this.ctx.clock.now().getTime() - UNLINKED_ATTACHMENT_TTL_MS))
+    let pruned = 0
+    for (;;) {
+      const fileNames = await this.ctx.store.attachments.deleteUnlinkedBefore(before, batchSize)
+      await removeFiles(this.ctx.files, fileNames)
+      pruned += fileNames.length
+      if (fileNames.length < batchSize) return pruned
+    }
+  }
+
+  private async canSee (actor: Actor, attachment: Attachment): Promise<boolean> {
+    if (seesAttachmentDirectly(actor, attachment)) return true
+    if (attachment.ticket_id === null) return false
+    const { store } = this.ctx
+    const ticket = await store.tickets.findById(attachment.ticket_id)
+    if (ticket === null) return false
+    const scope = await ticketScope(store, actor)
+    if (!canSeeTicket(scope.tickets, ticket)) return false
+    if (attachment.comment_id === null) return true
+    const comment = await store.comments.findById(attachment.comment_id)
+    return comment !== null && canSeeComment(scope.comments, comment, ticket)
+  }
+}

@@ -1,0 +1,151 @@
+import type { ServiceContext } from '../context.js'
+import { ForbiddenError, NotFoundError, type FieldErrors } from '../errors.js'
+import { throwIfInvalid } from '../id-lists.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import type { WithIncludes } from '../store.js'
+import { ensure } from '../users/user-policy.js'
+import { isStaff, type Actor } from '../users/user.js'
+import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
+import { removeFiles } from './attachment-service.js'
+import { CommentType, commentPreview, type Comment, type CommentTypeNumber } from './comment.js'
+import {
+  ticketEventFacts, TicketEventType,
+  type CommentAddedEvent, type TicketClosedByAgentEvent, type TicketClosedByCustomerEvent
+} from './ticket-events.js'
+import { checkedBody } from './ticket-input.js'
+import { canComment, canModifyComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
+import { statusAfterComment, type Ticket } from './ticket.js'
+
+/** A new comment, whichever door it came through. */
+export interface CommentInput {
+  /** Plain text or HTML; sanitised before storage. */
+  body: string
+  /** 1 Reply, 2 Note. */
+  type: CommentTypeNumber
+  private?: boolean | undefined
+  /** Closes the ticket unless it is closed already (CONTRACT §8). */
+  close?: boolean | undefined
+  /** Ids of the caller's own unlinked attachments. */
+  attachments?: string[] | undefined
+}
+
+/**
+ * Comments of tickets: a caller sees those of tickets they can see, minus
+ * what `commentVisibility` hides from customers (notes, others' private replies).
+ */
+export class CommentService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  async list (actor: Actor, ticketId: number, query: ListQuery): Promise<Page<WithIncludes<Comment>>> {
+    const { ticket, scope } = await visibleTicket(this.ctx.store, actor, ticketId)
+    const page = await this.ctx.store.comments.list(ticket, scope.comments, query)
+    return { ...page, items: page.items.map((comment) => withReadableTicket(actor, comment)) }
+  }
+
+  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Comment>> {
+    const { comment } = await this.visible(actor, id)
+    return withReadableTicket(actor, await this.ctx.store.comments.withIncludes(comment, query))
+  }
+
+  /**
+   * Adds a reply or note and moves the ticket through its life cycle in the
+   * same transaction: staff reply on Open -> Pending, customer reply on
+   * Pending/Closed -> Open, `close` -> Closed (CONTRACT §8).
+   */
+  async create (actor: Actor, ticketId: number, input: CommentInput): Promise<Comment> {
+    const { store } = this.ctx
+    const { ticket } = await visibleTicket(store, actor, ticketId)
+    if (!canComment(actor, ticket, input.type)) {
+      throw new ForbiddenError(isStaff(actor) || ticket.user_id !== actor.id
+        ? 'Only the owner of a ticket and staff may comment on it.'
+        : 'Customers may only add replies.')
+    }
+    const errors: FieldErrors = {}
+    const body = checkedBody(errors, input.body)
+    if (input.type !== CommentType.Reply && input.type !== CommentType.Note) errors.type = ['The type must be 1 (Reply) or 2 (Note).']
+    const attachmentIds = await checkAttachmentIds(store, actor.id, input.attachments ?? [], errors)
+    throwIfInvalid(errors)
+    const byStaff = isStaff(actor)
+
+    return await this.ctx.events.transaction(store, async (tx) => {
+      const comment = await tx.comments.create({
+        ticket_id: ticket.id,
+        user_id: actor.id,
+        body,
+        preview: commentPreview(body),
+        type: input.type,
+        private: input.private ?? false
+      })
+      await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: comment.id })
+      const next = statusAfterComment(ticket.status, { isReply: input.type === CommentType.Reply, byStaff, close: input.close === true })
+      // Any comment is activity: the ticket's updated_at moves even when its status does not.
+      const updated: Ticket = await tx.tickets.update(ticket.id, next.status === ticket.status ? {} : { status: next.status }) ?? ticket
+      const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
+      const facts = ticketEventFacts(actor.id, updated, category)
+      await this.ctx.events.emit(tx, {
+        type: TicketEventType.CommentAdded,
+        ...facts,
+        comment: { id: comment.id, type: comment.type, private: comment.private, preview: comment.preview, user_id: actor.id },
+        by_staff: byStaff
+      } satisfies CommentAddedEvent)
+      if (next.closed) {
+        await this.ctx.events.emit(tx, byStaff
+          ? { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent
+          : { type: TicketEventType.TicketClosedByCustomer, ...facts } satisfies TicketClosedByCustomerEvent)
+      }
+      return comment
+    })
+  }
+
+  /** Replaces the body: the author and administrators (`canModifyComment`). */
+  async update (actor: Actor, id: number, body: string): Promise<Comment> {
+    const { comment } = await this.modifiable(actor, id)
+    const errors: FieldErrors = {}
+    const clean = checkedBody(errors, body)
+    throwIfInvalid(errors)
+    return await this.ctx.store.comments.update(comment.id, { body: clean, preview: commentPreview(clean) }) ?? notFound()
+  }
+
+  /** PUT (public) / DELETE (private) /comments/{id}/privacy. */
+  async setPrivate (actor: Actor, id: number, isPrivate: boolean): Promise<Comment> {
+    const { comment } = await this.modifiable(actor, id)
+    if (comment.private === isPrivate) return comment
+    return await this.ctx.store.comments.update(comment.id, { private: isPrivate }) ?? notFound()
+  }
+
+  /** Deletes the comment with its attachments and their files. */
+  async delete (actor: Actor, id: number): Promise<void> {
+    const { comment } = await this.modifiable(actor, id)
+    const fileNames = await this.ctx.store.transaction(async (tx) => {
+      const names = await tx.attachments.fileNamesOfComment(comment.id)
+      if (!await tx.comments.delete(comment.id)) notFound()
+      return names
+    })
+    await removeFiles(this.ctx.files, fileNames)
+  }
+
+  /** The comment and its ticket; 404 unless the caller can see both. */
+  private async visible (actor: Actor, id: number): Promise<{ comment: Comment, ticket: Ticket }> {
+    const comment = await this.ctx.store.comments.findById(id) ?? notFound()
+    const { ticket, scope } = await visibleTicket(this.ctx.store, actor, comment.ticket_id)
+      .catch((error: unknown) => { throw error instanceof NotFoundError ? new NotFoundError('Comment') : error })
+    if (!canSeeComment(scope.comments, comment, ticket)) notFound()
+    return { comment, ticket }
+  }
+
+  private async modifiable (actor: Actor, id: number): Promise<{ comment: Comment, ticket: Ticket }> {
+    const found = await this.visible(actor, id)
+    ensure(canModifyComment(actor, found.comment), 'Only the author of a comment and administrators may change it.')
+    return found
+  }
+}
+
+/** The `ticket` include as the caller may read it. */
+function withReadableTicket (actor: Actor, comment: WithIncludes<Comment>): WithIncludes<Comment> {
+  const ticket = comment.ticket as Ticket | null | undefined
+  return ticket === undefined || ticket === null ? comment : { ...comment, ticket: readableTicket(actor, ticket) }
+}
+
+function notFound (): never {
+  throw new NotFoundError('Comment')
+}

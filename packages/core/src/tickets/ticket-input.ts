@@ -1,0 +1,61 @@
+import type { FieldErrors } from '../errors.js'
+import { plainText, sanitizeBody } from '../html.js'
+import { fieldLabel, textLength } from '../text-input.js'
+import { TICKET_LIMITS } from './ticket.js'
+
+/** A new ticket, whichever door it came through (HTTP body, CLI, importer). */
+export interface TicketInput {
+  /** Category id. */
+  category: number
+  title: string
+  /** Plain text or HTML; sanitised before storage. */
+  body: string
+  /** Default true (CONTRACT §16). */
+  private?: boolean | undefined
+  /** Ids of the caller's own unlinked attachments. */
+  attachments?: string[] | undefined
+  /** Staff only: the owner, by id (`customer` is the spec sample's alias)... */
+  customer_id?: number | undefined
+  customer?: number | undefined
+  /** ...or by email; an unknown email creates an Unconfirmed customer with these names. */
+  email?: string | undefined
+  first_name?: string | undefined
+  last_name?: string | undefined
+  /** Custom-field answers, {field_id: value}. */
+  fields?: Record<string, unknown> | undefined
+  purchase_code?: string | undefined
+}
+
+/** A partial update: an absent field keeps its value. `status` and `private` are staff-only. */
+export interface TicketUpdateInput {
+  category?: number | undefined
+  title?: string | undefined
+  body?: string | undefined
+  status?: number | undefined
+  private?: boolean | undefined
+}
+
+/**
+ * A title is plain text: tags are stripped (their text kept), whitespace
+ * collapsed; required, at most 250 characters.
+ */
+export function checkedTitle (errors: FieldErrors, title: string): string {
+  const text = plainText(title, TICKET_LIMITS.title + 1)
+  if (text === '') errors.title = ['The title field is required.']
+  else if (textLength(text) > TICKET_LIMITS.title) errors.title = [`The title may not be greater than ${TICKET_LIMITS.title} characters.`]
+  return text
+}
+
+/**
+ * A body is sanitised HTML (no scripts, event handlers or javascript: URLs);
+ * one that is empty once cleaned (no text and no image) counts as missing.
+ */
+export function checkedBody (errors: FieldErrors, body: string, field = 'body'): string {
+  if (textLength(body) > TICKET_LIMITS.body) {
+    errors[field] = [`The ${fieldLabel(field)} may not be greater than ${TICKET_LIMITS.body} characters.`]
+    return body
+  }
+  const clean = sanitizeBody(body).trim()
+  if (plainText(clean, 1) === '' && !/<img\s/i.test(clean)) errors[field] = [`The ${fieldLabel(field)} field is required.`]
+  return clean
+}

@@ -1,0 +1,195 @@
+import type { Category } from '../categories/category.js'
+import { nowString, type ServiceContext } from '../context.js'
+import { ForbiddenError, NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
+import { throwIfInvalid } from '../id-lists.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import type { Store, WithIncludes } from '../store.js'
+import { ensure } from '../users/user-policy.js'
+import { isStaff, UserStatus, type Actor } from '../users/user.js'
+import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
+import { removeFiles } from './attachment-service.js'
+import { checkFieldAnswers, checkPurchaseCode } from './ticket-fields.js'
+import { ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketCreatedByAgentEvent, type TicketCreatedEvent, type TicketDeletedEvent } from './ticket-events.js'
+import { importTickets, type TicketImport } from './ticket-import.js'
+import { checkedBody, checkedTitle, type TicketInput, type TicketUpdateInput } from './ticket-input.js'
+import { ownerUser, resolveTicketOwner } from './ticket-owner.js'
+import {
+  canAssignTickets, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
+} from './ticket-policy.js'
+import { isTicketStatus, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
+import type { TicketPatch } from './ticket-store.js'
+
+/** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
+async function collect (errors: FieldErrors, check: () => Promise<void>): Promise<void> {
+  try {
+    await check()
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error
+    Object.assign(errors, error.errors)
+  }
+}
+
+/** Tickets: who sees which is `ticketScope` (ticket-policy.ts), for lists and single views alike. */
+export class TicketService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<Ticket>>> {
+    const page = await this.ctx.store.tickets.list(await ticketScope(this.ctx.store, actor), query)
+    return { ...page, items: page.items.map((ticket) => readableTicket(actor, ticket)) }
+  }
+
+  /**
+   * One ticket with the query's includes; records the read afterwards, so
+   * `last_read_by_me` shows the previous visit.
+   */
+  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Ticket>> {
+    const { ticket, scope } = await this.visible(actor, id)
+    const viewed = await this.ctx.store.tickets.withIncludes(ticket, scope, query)
+    await this.ctx.store.tickets.markRead(ticket.id, actor.id, nowString(this.ctx))
+    return readableTicket(actor, viewed)
+  }
+
+  /** A ticket the caller may see (404 otherwise): for other modules, e.g. canned-response placeholders. */
+  async findById (actor: Actor, id: number): Promise<Ticket> {
+    return (await this.visible(actor, id)).ticket
+  }
+
+  /** A customer's own ticket, or staff's on behalf of a customer (who is created when the email is new). */
+  async create (actor: Actor, input: TicketInput): Promise<Ticket> {
+    const { store } = this.ctx
+    const errors: FieldErrors = {}
+    const title = checkedTitle(errors, input.title)
+    const body = checkedBody(errors, input.body)
+    const category = await store.categories.findById(input.category)
+    if (category === null) errors.category = ['The selected category is invalid.']
+    const attachmentIds = await checkAttachmentIds(store, actor.id, input.attachments ?? [], errors)
+    const owner = await resolveTicketOwner(store, actor, input, errors)
+    let fields: Record<string, string> = {}
+    if (category !== null) {
+      await collect(errors, async () => { fields = await checkFieldAnswers(store, category.id, input.fields) })
+      await collect(errors, async () => { await checkPurchaseCode(this.ctx, category, input.purchase_code) })
+    }
+    throwIfInvalid(errors)
+    if (category === null || owner === null) throw new ValidationError(errors)
+    const additional: TicketAdditional = { fields }
+    const purchaseCode = input.purchase_code?.trim() ?? ''
+    if (purchaseCode !== '') additional.purchase_code = purchaseCode
+
+    return await this.ctx.events.transaction(store, async (tx) => {
+      const user = await ownerUser(tx, owner)
+      const ticket = await tx.tickets.create({
+        user_id: user.id,
+        creator_id: actor.id,
+        category_id: category.id,
+        status: TicketStatus.Open,
+        private: input.private ?? true,
+        title,
+        body,
+        additional
+      })
+      await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: null })
+      const facts = ticketEventFacts(actor.id, ticket, category)
+      await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreated, ...facts } satisfies TicketCreatedEvent)
+      if (isStaff(actor)) {
+        await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
+      }
+      return ticket
+    })
+  }
+
+  /** Partial update: the owner changes title and body; staff also category, status and privacy. */
+  async update (actor: Actor, id: number, input: TicketUpdateInput): Promise<Ticket> {
+    const { ticket } = await this.visible(actor, id)
+    const rights = ticketEditRights(actor, ticket)
+    ensure(rights !== 'none')
+    if (rights === 'text' && (input.category !== undefined || input.status !== undefined || input.private !== undefined)) {
+      throw new ForbiddenError('Only staff may change the category, status or privacy of a ticket this way.')
+    }
+    const errors: FieldErrors = {}
+    const patch: TicketPatch = {}
+    if (input.title !== undefined) patch.title = checkedTitle(errors, input.title)
+    if (input.body !== undefined) patch.body = checkedBody(errors, input.body)
+    if (input.category !== undefined) {
+      if (await this.ctx.store.categories.findById(input.category) === null) errors.category = ['The selected category is invalid.']
+      else patch.category_id = input.category
+    }
+    if (input.status !== undefined) {
+      if (!isTicketStatus(input.status)) errors.status = ['The status must be 1 (Open), 2 (Pending) or 3 (Closed).']
+      else patch.status = input.status
+    }
+    if (input.private !== undefined) patch.private = input.private
+    throwIfInvalid(errors)
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const updated = await tx.tickets.update(id, patch)
+      if (updated === null) throw new NotFoundError('Ticket')
+      if (updated.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
+        const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
+        await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
+      }
+      return updated
+    })
+  }
+
+  /** PUT (public) / DELETE (private) /tickets/{id}/privacy: staff and the owner. */
+  async setPrivate (actor: Actor, id: number, isPrivate: boolean): Promise<Ticket> {
+    const { ticket } = await this.visible(actor, id)
+    ensure(canChangeTicketPrivacy(actor, ticket))
+    if (ticket.private === isPrivate) return ticket
+    const updated = await this.ctx.store.tickets.update(id, { private: isPrivate })
+    if (updated === null) throw new NotFoundError('Ticket')
+    return updated
+  }
+
+  /** Assigns an agent (or administrator): administrators and agents with `assign_tickets`. */
+  async assign (actor: Actor, id: number, agentId: number): Promise<Ticket> {
+    const { ticket } = await this.visible(actor, id)
+    ensure(canAssignTickets(actor))
+    const agent = await this.ctx.store.users.findById(agentId)
+    if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) throw ValidationError.field('agent', 'The selected agent is invalid.')
+    if (ticket.assigned_agent_id === agent.id) return ticket
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const updated = await tx.tickets.update(id, { assigned_agent_id: agent.id, agent_assigned_at: nowString(this.ctx) })
+      if (updated === null) throw new NotFoundError('Ticket')
+      const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
+      await this.ctx.events.emit(tx, {
+        type: TicketEventType.TicketAssigned,
+        ...facts,
+        agent: { id: agent.id, first_name: agent.first_name, last_name: agent.last_name }
+      } satisfies TicketAssignedEvent)
+      return updated
+    })
+  }
+
+  /** Deletes the ticket with its comments, attachments (files too) and notifications: administrators and agents with `delete_tickets`. */
+  async delete (actor: Actor, id: number): Promise<void> {
+    const { ticket } = await this.visible(actor, id)
+    ensure(canDeleteTickets(actor))
+    const fileNames = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const names = await tx.attachments.fileNamesOfTicket(id)
+      const category = await this.categoryOf(tx, ticket)
+      if (!await tx.tickets.delete(id)) throw new NotFoundError('Ticket')
+      await this.ctx.events.emit(tx, { type: TicketEventType.TicketDeleted, ...ticketEventFacts(actor.id, ticket, category) } satisfies TicketDeletedEvent)
+      return names
+    })
+    // Files go once the rows are gone for good: a crash here leaves an orphan file, never a dangling row.
+    await removeFiles(this.ctx.files, fileNames)
+  }
+
+  /**
+   * Bulk creation for importers: validates every item, then inserts all in
+   * batches inside `tx` (or a transaction of its own). Raises no events and
+   * checks no permission: the importer does. Returns the ids in input order.
+   */
+  async importMany (items: TicketImport[], tx?: Store): Promise<number[]> {
+    if (tx !== undefined) return await importTickets(this.ctx, tx, items)
+    return await this.ctx.store.transaction(async (inner) => await importTickets(this.ctx, inner, items))
+  }
+
+  private async visible (actor: Actor, id: number): Promise<{ ticket: Ticket, scope: TicketScope }> {
+    return await visibleTicket(this.ctx.store, actor, id)
+  }
+
+  private async categoryOf (store: Store, ticket: Ticket): Promise<Pick<Category, 'id' | 'name'>> {
+    return await store.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
+  }
+}

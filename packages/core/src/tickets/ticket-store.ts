@@ -1,0 +1,97 @@
+import type { ListQuery, Page } from '../list/list-query.js'
+import type { WithIncludes } from '../store.js'
+import type { DateTimeString } from '../time.js'
+import type { Attachment, AttachmentTarget } from './attachment.js'
+import type { Comment } from './comment.js'
+import type { CommentVisibility, TicketScope } from './ticket-policy.js'
+import type { Ticket, TicketAdditional, TicketStatusNumber } from './ticket.js'
+
+/*
+ * The storage port for tickets, comments and attachments (part of `Store`,
+ * same conventions). Every write of a ticket, and of its owner's names or
+ * email, keeps the ticket's full-text search document in step in the same
+ * transaction.
+ */
+
+export interface NewTicket {
+  user_id: number
+  creator_id: number | null
+  category_id: number
+  status: TicketStatusNumber
+  private: boolean
+  title: string
+  /** Already sanitised. */
+  body: string
+  additional: TicketAdditional
+  assigned_agent_id?: number | null
+  agent_assigned_at?: DateTimeString | null
+  /** Default now; imports keep their original times. */
+  created_at?: DateTimeString
+  updated_at?: DateTimeString
+}
+
+export type TicketPatch = Partial<Pick<Ticket,
+  'category_id' | 'title' | 'body' | 'status' | 'private' | 'assigned_agent_id' | 'agent_assigned_at' | 'additional'
+>>
+
+export interface TicketRepository {
+  findById(id: number): Promise<Ticket | null>
+  /** Inserts the ticket and its search document. */
+  create(ticket: NewTicket): Promise<Ticket>
+  /** Inserts many (imports) in batches; returns their ids in input order. */
+  createMany(tickets: NewTicket[]): Promise<number[]>
+  /** Applies the patch, sets `updated_at` to now and refreshes the search document. Null when missing. */
+  update(id: number, patch: TicketPatch): Promise<Ticket | null>
+  /** Deletes the ticket with its comments, reads, attachment rows and search document. */
+  delete(id: number): Promise<boolean>
+  /** One page of the tickets `scope.tickets` allows, with the query's filters (`search` included) and includes. */
+  list(scope: TicketScope, query: ListQuery): Promise<Page<WithIncludes<Ticket>>>
+  /** The query's includes for one ticket the caller may see. */
+  withIncludes(ticket: Ticket, scope: TicketScope, query: ListQuery): Promise<WithIncludes<Ticket>>
+  /** Records that `userId` read the ticket at `at` (`last_read_by_me`). */
+  markRead(ticketId: number, userId: number, at: DateTimeString): Promise<void>
+  /** The ids among `ids` that exist. */
+  existingIds(ids: number[]): Promise<number[]>
+}
+
+/** `body` already sanitised; `created_at` defaults to now (imports keep their original times). */
+export type NewComment = Omit<Comment, 'id' | 'created_at' | 'updated_at'> & { created_at?: DateTimeString }
+
+export interface CommentRepository {
+  findById(id: number): Promise<Comment | null>
+  create(comment: NewComment): Promise<Comment>
+  /** Inserts many (imports) in batches; returns their ids in input order. */
+  createMany(comments: NewComment[]): Promise<number[]>
+  /** Null when missing. */
+  update(id: number, patch: Partial<Pick<Comment, 'body' | 'preview' | 'private'>>): Promise<Comment | null>
+  /** Deletes the comment and its attachment rows. */
+  delete(id: number): Promise<boolean>
+  /** One page of the ticket's comments that `visibility` allows. */
+  list(ticket: Pick<Ticket, 'id' | 'user_id'>, visibility: CommentVisibility, query: ListQuery): Promise<Page<WithIncludes<Comment>>>
+  /** The query's includes for one comment the caller may see. */
+  withIncludes(comment: Comment, query: ListQuery): Promise<WithIncludes<Comment>>
+}
+
+/** A fresh upload: not linked yet. */
+export type NewAttachment = Omit<Attachment, 'user_id' | 'ticket_id' | 'comment_id' | 'created_at' | 'updated_at'> & { user_id: number }
+
+export interface AttachmentRepository {
+  create(attachment: NewAttachment): Promise<Attachment>
+  findById(id: string): Promise<Attachment | null>
+  /** Those of `ids` that exist, in no particular order. */
+  findByIds(ids: string[]): Promise<Attachment[]>
+  /**
+   * Links those of `ids` that `uploaderId` uploaded and that are still unlinked;
+   * returns how many it linked (fewer than asked means another request won a race).
+   */
+  link(ids: string[], uploaderId: number, target: AttachmentTarget): Promise<number>
+  delete(id: string): Promise<boolean>
+  /** Stored file names of the ticket's attachments, its comments' included. */
+  fileNamesOfTicket(ticketId: number): Promise<string[]>
+  fileNamesOfComment(commentId: number): Promise<string[]>
+  /**
+   * Deletes at most `limit` attachments created before `before` that are still
+   * unlinked (checked in the same statement); returns their stored file names.
+   */
+  deleteUnlinkedBefore(before: DateTimeString, limit: number): Promise<string[]>
+}

@@ -1,0 +1,76 @@
+import { defineList } from '../list/list-spec.js'
+import type { DateTimeString } from '../time.js'
+
+export const TicketStatus = { Open: 1, Pending: 2, Closed: 3 } as const
+export type TicketStatusNumber = typeof TicketStatus[keyof typeof TicketStatus]
+
+export function isTicketStatus (value: number): value is TicketStatusNumber {
+  return value === TicketStatus.Open || value === TicketStatus.Pending || value === TicketStatus.Closed
+}
+
+/** Limits shared by every door (HTTP schemas, importers). */
+export const TICKET_LIMITS = {
+  title: 250,
+  /** Bodies of tickets and comments, as sent (HTML included). */
+  body: 65535,
+  purchaseCode: 250,
+  /** Attachment ids linked by one ticket or comment. */
+  attachments: 20
+} as const
+
+/**
+ * `additional` of a ticket (CONTRACT §8): custom-field answers keyed by field id
+ * (as a string) and the marketplace purchase code. Unknown keys are kept as stored.
+ */
+export interface TicketAdditional {
+  fields?: Record<string, string>
+  purchase_code?: string
+  [key: string]: unknown
+}
+
+export interface Ticket {
+  id: number
+  /** The owner: always a customer. */
+  user_id: number
+  /** Who raised it: the owner, or staff on the owner's behalf; null once that user is deleted. */
+  creator_id: number | null
+  category_id: number
+  assigned_agent_id: number | null
+  status: TicketStatusNumber
+  private: boolean
+  title: string
+  body: string
+  additional: TicketAdditional
+  agent_assigned_at: DateTimeString | null
+  created_at: DateTimeString
+  updated_at: DateTimeString
+}
+
+export const ticketList = defineList({
+  resource: 'tickets',
+  includes: [
+    'user', 'creator', 'attachments', 'attachments-count', 'category', 'agent', 'last_reply', 'last_read_by_me', 'replies-count'
+  ],
+  sorts: ['id', 'title', 'status', 'private', 'updated_at', 'created_at'],
+  defaultSort: 'id',
+  /** `first_name`, `last_name`, `email` match the owner; `search` is the full-text search (CONTRACT §4). */
+  partialFilters: ['first_name', 'last_name', 'email', 'search'],
+  exactFilters: ['status', 'categories', 'agents']
+})
+
+/**
+ * What a new comment does to its ticket's status (CONTRACT §8): `close` closes
+ * an Open or Pending ticket and is ignored on a Closed one; otherwise a staff
+ * reply on an Open ticket makes it Pending, a customer reply on a Pending or
+ * Closed ticket reopens it, and notes change nothing.
+ */
+export function statusAfterComment (
+  status: TicketStatusNumber, comment: { isReply: boolean, byStaff: boolean, close: boolean }
+): { status: TicketStatusNumber, closed: boolean } {
+  if (comment.close) {
+    return status === TicketStatus.Closed ? { status, closed: false } : { status: TicketStatus.Closed, closed: true }
+  }
+  if (!comment.isReply) return { status, closed: false }
+  if (comment.byStaff) return { status: status === TicketStatus.Open ? TicketStatus.Pending : status, closed: false }
+  return { status: status === TicketStatus.Open ? status : TicketStatus.Open, closed: false }
+}

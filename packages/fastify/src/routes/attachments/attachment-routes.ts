@@ -1,0 +1,75 @@
+import multipart from '@fastify/multipart'
+import { Type } from '@sinclair/typebox'
+import { ATTACHMENT_ID_PATTERN, ATTACHMENT_MAX_BYTES, ValidationError } from '@helpdesk/core'
+import { actorOf } from '../../http/authentication.js'
+import { attachmentDisposition } from '../../http/content-disposition.js'
+import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { Data, ErrorBody, responses, Success } from '../../schemas/common.js'
+import { Attachment, presentAttachment } from '../tickets/ticket-shapes.js'
+
+const AttachmentParams = Type.Object({ id: Type.String({ pattern: ATTACHMENT_ID_PATTERN }) })
+
+export function attachmentRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {
+  const tags = ['Attachments']
+  const attachments = helpdesk.attachments
+
+  // Multipart parsing only in this scope, unless the plugin already parses it.
+  void app.register(async (scope) => {
+    if (!scope.hasContentTypeParser('multipart/form-data')) await scope.register(multipart)
+
+    scope.post('/attachments', {
+      schema: {
+        tags,
+        summary: 'Upload a file (multipart field `file`, at most 30 MB); link it by id when creating a ticket or comment',
+        consumes: ['multipart/form-data'],
+        response: responses({ 201: Data(Attachment), 413: ErrorBody })
+      }
+    }, async (request, reply) => {
+      const actor = actorOf(request)
+      const missing = ValidationError.field('file', 'The file field is required.')
+      if (!request.isMultipart()) throw missing
+      // One byte over the limit reaches the service, which refuses it while streaming (413).
+      const part = await request.file({ limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 10, parts: 11 } })
+      if (part === undefined || part.fieldname !== 'file') throw missing
+      try {
+        const attachment = await attachments.upload(actor, { name: part.filename, content: part.file })
+        return await reply.code(201).send({ data: presentAttachment(attachment) })
+      } finally {
+        // Whatever was not read (an upload refused midway) is discarded, not left to stall the request.
+        part.file.resume()
+      }
+    })
+  })
+
+  app.get('/attachments/:id', {
+    schema: { tags, summary: 'View an attachment', params: AttachmentParams, response: responses({ 200: Data(Attachment) }) }
+  }, async (request) => ({ data: presentAttachment(await attachments.view(actorOf(request), request.params.id)) }))
+
+  app.get('/attachments/:id/download', {
+    schema: {
+      tags,
+      summary: 'Download an attachment',
+      description: 'The stored bytes with the sniffed `Content-Type`, as a download (`Content-Disposition: attachment`).',
+      params: AttachmentParams,
+      produces: ['application/octet-stream'],
+      response: responses({ 200: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The file.' }) })
+    }
+  }, async (request, reply) => {
+    const { attachment, content } = await attachments.download(actorOf(request), request.params.id)
+    return await reply
+      .header('content-type', attachment.mime_type)
+      .header('content-length', attachment.size)
+      .header('content-disposition', attachmentDisposition(attachment.name))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, no-cache')
+      .send(content)
+  })
+
+  app.delete('/attachments/:id', {
+    schema: { tags, summary: 'Delete an attachment and its file (its uploader, administrators)', params: AttachmentParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await attachments.delete(actorOf(request), request.params.id)
+    return { success: true as const }
+  })
+}

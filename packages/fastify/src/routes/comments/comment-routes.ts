@@ -1,0 +1,69 @@
+import { commentList } from '@helpdesk/core'
+import { actorOf } from '../../http/authentication.js'
+import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
+import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
+import { Comment, CommentCreate, CommentUpdate, presentComment, TicketCommentsParams } from './comment-schemas.js'
+
+export function commentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
+  const tags = ['Comments']
+  const comments = helpdesk.comments
+  const present = (c: Parameters<typeof presentComment>[0]) => presentComment(c, avatar)
+
+  app.get('/tickets/:ticket_id/comments', {
+    schema: {
+      tags,
+      summary: 'Comments of a ticket the caller may see',
+      description: 'Customers see replies only, and private replies only on their own tickets.',
+      params: TicketCommentsParams,
+      querystring: listQuerystring(commentList),
+      response: responses({ 200: Paged(Comment) })
+    }
+  }, async (request) => {
+    const page = await comments.list(actorOf(request), request.params.ticket_id, listQueryFrom(request, commentList))
+    return pagedResponse(request, page, present)
+  })
+
+  app.post('/tickets/:ticket_id/comments', {
+    schema: {
+      tags,
+      summary: 'Reply to a ticket or add a note',
+      description: 'Moves the ticket: staff reply on Open -> Pending, customer reply on Pending/Closed -> Open, `close` -> Closed.',
+      params: TicketCommentsParams,
+      body: CommentCreate,
+      response: responses({ 201: Data(Comment) })
+    }
+  }, async (request, reply) => {
+    const comment = await comments.create(actorOf(request), request.params.ticket_id, request.body)
+    return await reply.code(201).send({ data: present(comment) })
+  })
+
+  app.get('/comments/:id', {
+    schema: { tags, summary: 'View a comment', params: IdParams, querystring: viewQuerystring(commentList), response: responses({ 200: Data(Comment) }) }
+  }, async (request) => ({ data: present(await comments.view(actorOf(request), request.params.id, viewQueryFrom(request, commentList))) }))
+
+  app.patch('/comments/:id', {
+    schema: { tags, summary: 'Change a comment\'s body (its author, administrators)', params: IdParams, body: CommentUpdate, response: responses({ 200: Data(Comment) }) }
+  }, async (request) => ({ data: present(await comments.update(actorOf(request), request.params.id, request.body.body)) }))
+
+  app.delete('/comments/:id', {
+    schema: { tags, summary: 'Delete a comment with its attachments (its author, administrators)', params: IdParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await comments.delete(actorOf(request), request.params.id)
+    return { success: true as const }
+  })
+
+  app.put('/comments/:id/privacy', {
+    schema: { tags, summary: 'Make a comment public', params: IdParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await comments.setPrivate(actorOf(request), request.params.id, false)
+    return { success: true as const }
+  })
+
+  app.delete('/comments/:id/privacy', {
+    schema: { tags, summary: 'Make a comment private', params: IdParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await comments.setPrivate(actorOf(request), request.params.id, true)
+    return { success: true as const }
+  })
+}

@@ -1,0 +1,38 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { TICKET_LIMITS, type AvatarResolver, type Comment as CommentEntity, type Ticket, type WithIncludes } from '@helpdesk/core'
+import { Nullable, Person } from '../../schemas/common.js'
+import { presentPersonOrNull } from '../people.js'
+import { AttachmentIds } from '../tickets/ticket-schemas.js'
+import { Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore } from '../tickets/ticket-shapes.js'
+
+export const Comment = Type.Composite([CommentCore, Type.Object({
+  user: Type.Optional(Nullable(Person)),
+  attachments: Type.Optional(Type.Array(Attachment)),
+  ticket: Type.Optional(TicketCore)
+})])
+
+const Body = Type.String({ minLength: 1, maxLength: TICKET_LIMITS.body, description: 'Plain text or HTML (sanitised).' })
+
+export const CommentCreate = Type.Object({
+  body: Body,
+  type: Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 Reply, 2 Note (staff only).' }),
+  private: Type.Boolean(),
+  close: Type.Optional(Type.Boolean({ description: 'Close the ticket (ignored when it is closed already).' })),
+  attachments: Type.Optional(AttachmentIds)
+})
+
+export const CommentUpdate = Type.Object({ body: Body })
+
+export const TicketCommentsParams = Type.Object({ ticket_id: Type.Integer({ minimum: 1, maximum: 2147483647 }) })
+
+/** A comment with whichever includes it carries. */
+export function presentComment (entity: CommentEntity, avatar: AvatarResolver): Static<typeof Comment> {
+  const comment = entity as WithIncludes<CommentEntity>
+  const ticket = comment.ticket as Ticket | null | undefined
+  return {
+    ...presentCommentCore(comment),
+    ...('user' in comment ? { user: presentPersonOrNull(comment.user, avatar) } : {}),
+    ...includedAttachments(comment),
+    ...(ticket !== undefined && ticket !== null ? { ticket: presentTicketCore(ticket) } : {})
+  }
+}

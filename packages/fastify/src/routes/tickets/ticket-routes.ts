@@ -1,0 +1,67 @@
+import { ticketList } from '@helpdesk/core'
+import { actorOf } from '../../http/authentication.js'
+import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
+import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
+import { AssignBody, presentTicket, Ticket, TicketCreate, TicketUpdate } from './ticket-schemas.js'
+
+export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
+  const tags = ['Tickets']
+  const tickets = helpdesk.tickets
+  const present = (t: Parameters<typeof presentTicket>[0]) => presentTicket(t, avatar)
+
+  app.get('/tickets', {
+    schema: {
+      tags,
+      summary: 'List the tickets the caller may see',
+      description: '`filter[search]` matches the ticket id, title, body, purchase code and the owner\'s names, email and marketplace username.',
+      querystring: listQuerystring(ticketList),
+      response: responses({ 200: Paged(Ticket) })
+    }
+  }, async (request) => pagedResponse(request, await tickets.list(actorOf(request), listQueryFrom(request, ticketList)), present))
+
+  app.get('/tickets/:id', {
+    schema: { tags, summary: 'View a ticket (records the read)', params: IdParams, querystring: viewQuerystring(ticketList), response: responses({ 200: Data(Ticket) }) }
+  }, async (request) => ({ data: present(await tickets.view(actorOf(request), request.params.id, viewQueryFrom(request, ticketList))) }))
+
+  app.post('/tickets', {
+    schema: { tags, summary: 'Create a ticket', body: TicketCreate, response: responses({ 201: Data(Ticket) }) }
+  }, async (request, reply) => {
+    return await reply.code(201).send({ data: present(await tickets.create(actorOf(request), request.body)) })
+  })
+
+  app.route({
+    method: ['POST', 'PATCH'],
+    url: '/tickets/:id',
+    schema: { tags, summary: 'Update a ticket (partial)', params: IdParams, body: TicketUpdate, response: responses({ 200: Data(Ticket) }) },
+    handler: async (request) => ({ data: present(await tickets.update(actorOf(request), request.params.id, request.body)) })
+  })
+
+  app.put('/tickets/:id/privacy', {
+    schema: { tags, summary: 'Make a ticket public', params: IdParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await tickets.setPrivate(actorOf(request), request.params.id, false)
+    return { success: true as const }
+  })
+
+  app.delete('/tickets/:id/privacy', {
+    schema: { tags, summary: 'Make a ticket private', params: IdParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await tickets.setPrivate(actorOf(request), request.params.id, true)
+    return { success: true as const }
+  })
+
+  app.put('/tickets/:id/agents', {
+    schema: { tags, summary: 'Assign an agent (administrators, agents with assign_tickets)', params: IdParams, body: AssignBody, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await tickets.assign(actorOf(request), request.params.id, request.body.agent)
+    return { success: true as const }
+  })
+
+  app.delete('/tickets/:id', {
+    schema: { tags, summary: 'Delete a ticket with its comments and attachments (administrators, agents with delete_tickets)', params: IdParams, response: responses({ 200: Success }) }
+  }, async (request) => {
+    await tickets.delete(actorOf(request), request.params.id)
+    return { success: true as const }
+  })
+}

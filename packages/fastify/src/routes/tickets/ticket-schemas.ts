@@ -1,0 +1,76 @@
+import { Type, type Static } from '@sinclair/typebox'
+import {
+  ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
+  type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type WithIncludes
+} from '@helpdesk/core'
+import { Nullable, NullableDateTime, Person } from '../../schemas/common.js'
+import { Category, presentCategory } from '../categories/category-schemas.js'
+import { presentPersonOrNull } from '../people.js'
+import {
+  Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore
+} from './ticket-shapes.js'
+
+export const Ticket = Type.Composite([TicketCore, Type.Object({
+  user: Type.Optional(Nullable(Person)),
+  creator: Type.Optional(Nullable(Person)),
+  agent: Type.Optional(Nullable(Person)),
+  category: Type.Optional(Nullable(Category)),
+  attachments: Type.Optional(Type.Array(Attachment)),
+  attachments_count: Type.Optional(Type.Integer()),
+  replies_count: Type.Optional(Type.Integer({ description: 'Replies (type 1) the caller may see.' })),
+  last_reply: Type.Optional(Type.Union([CommentCore, Type.Null()], { description: 'The newest comment the caller may see.' })),
+  last_read_by_me: Type.Optional(NullableDateTime)
+})])
+
+export const AttachmentIds = Type.Array(Type.String({ pattern: ATTACHMENT_ID_PATTERN }), {
+  maxItems: TICKET_LIMITS.attachments, description: 'Ids of the caller\'s own, not yet linked, uploads.'
+})
+
+const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
+const Title = Type.String({ minLength: 1, maxLength: TICKET_LIMITS.title })
+const Body = Type.String({ minLength: 1, maxLength: TICKET_LIMITS.body, description: 'Plain text or HTML (sanitised).' })
+
+export const TicketCreate = Type.Object({
+  category: Id,
+  title: Title,
+  body: Body,
+  private: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+  attachments: Type.Optional(AttachmentIds),
+  customer_id: Type.Optional(Id),
+  customer: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Alias of customer_id.' })),
+  email: Type.Optional(Type.String({ format: 'email', maxLength: LIMITS.email, description: 'Staff: the owner; a new email creates an Unconfirmed customer.' })),
+  first_name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
+  last_name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
+  fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Custom-field answers, {field_id: value}.' })),
+  purchase_code: Type.Optional(Type.String({ maxLength: TICKET_LIMITS.purchaseCode }))
+}, { description: 'Customers create their own tickets; staff name the customer by `customer_id` (or `customer`) or `email`.' })
+
+export const TicketUpdate = Type.Object({
+  category: Type.Optional(Id),
+  title: Type.Optional(Title),
+  body: Type.Optional(Body),
+  status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3, description: 'Staff only.' })),
+  private: Type.Optional(Type.Boolean({ description: 'Staff only.' }))
+})
+
+export const AssignBody = Type.Object({ agent: Id })
+
+/** A ticket with whichever includes it carries. */
+export function presentTicket (entity: TicketEntity, avatar: AvatarResolver): Static<typeof Ticket> {
+  const ticket = entity as WithIncludes<TicketEntity>
+  const person = (key: string) => key in ticket ? { [key]: presentPersonOrNull(ticket[key], avatar) } : {}
+  const lastReply = ticket.last_reply as Comment | null | undefined
+  const category = ticket.category as CategoryEntity | null | undefined
+  return {
+    ...presentTicketCore(ticket),
+    ...person('user'),
+    ...person('creator'),
+    ...person('agent'),
+    ...(category !== undefined ? { category: category === null ? null : presentCategory(category) } : {}),
+    ...includedAttachments(ticket),
+    ...(ticket.attachments_count !== undefined ? { attachments_count: ticket.attachments_count as number } : {}),
+    ...(ticket.replies_count !== undefined ? { replies_count: ticket.replies_count as number } : {}),
+    ...(lastReply !== undefined ? { last_reply: lastReply === null ? null : presentCommentCore(lastReply) } : {}),
+    ...(ticket.last_read_by_me !== undefined ? { last_read_by_me: ticket.last_read_by_me as string | null } : {})
+  }
+}

@@ -1,0 +1,45 @@
+import { batches, type FullTextIndex, type FullTextSearch } from './full-text.js'
+
+const COLUMN = 'search_document'
+const indexName = (index: FullTextIndex): string => `${index.table}_${COLUMN}_index`
+const trigramIndex = (table: string, column: string): string => `${table}_${column}_trgm_index`
+
+/**
+ * A stored `tsvector` column with a GIN index (it goes with its row). The column is written by the
+ * store (not computed by an expression index), so a match reads the index and
+ * never re-parses text. The GIN indexes have no pending list (`fastupdate =
+ * off`): writes update them at once, so a search never scans an unsorted
+ * backlog and the planner keeps choosing the index over a sequential scan.
+ * Words are already normalised; the `simple` configuration only splits them.
+ */
+export const postgresFullText: FullTextSearch = {
+  async createIndex (knex, index) {
+    await knex.raw(`alter table ?? add column ?? tsvector not null default ''::tsvector`, [index.table, COLUMN])
+    await knex.raw('create index ?? on ?? using gin (??) with (fastupdate = off)', [indexName(index), index.table, COLUMN])
+  },
+  async dropIndex (knex, index) {
+    await knex.raw('drop index if exists ??', [indexName(index)])
+    await knex.raw('alter table ?? drop column if exists ??', [index.table, COLUMN])
+  },
+  async write (db, index, documents) {
+    for (const batch of batches(documents)) {
+      await db.raw(
+        `update ?? as t set ?? = to_tsvector('simple', v.words) from (values ${batch.map(() => '(?::integer, ?::text)').join(', ')}) as v(id, words) where t.id = v.id`,
+        [index.table, COLUMN, ...batch.flatMap((d) => [d.id, d.words.join(' ')])]
+      )
+    }
+  },
+  matchingIds (db, index, query) {
+    const expression = query.map((phrase) => phrase.map((word, i) => i === phrase.length - 1 ? `${word}:*` : word).join(' <-> ')).join(' & ')
+    return db(index.table).select('id').whereRaw(`?? @@ to_tsquery('simple', ?)`, [COLUMN, expression])
+  },
+  async createSubstringIndexes (knex, table, columns) {
+    await knex.raw('create extension if not exists pg_trgm')
+    for (const column of columns) {
+      await knex.raw('create index if not exists ?? on ?? using gin (?? gin_trgm_ops) with (fastupdate = off)', [trigramIndex(table, column), table, column])
+    }
+  },
+  async dropSubstringIndexes (knex, table, columns) {
+    for (const column of columns) await knex.raw('drop index if exists ??', [trigramIndex(table, column)])
+  }
+}

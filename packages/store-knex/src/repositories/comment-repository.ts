@@ -1,0 +1,83 @@
+import type { Knex } from 'knex'
+import {
+  commentList, CommentType,
+  type Comment, type CommentRepository, type CommentVisibility, type Ticket, type User, type WithIncludes
+} from '@helpdesk/core'
+import { batches } from '../dialects/full-text.js'
+import { listPage, loadIncludes, relationInclude, type ListMapping } from '../list/list-mapping.js'
+import { commentColumns, commentFromRow, rowFromNewComment, ticketColumns, ticketFromRow, type CommentRow, type TicketRow } from '../rows/ticket-rows.js'
+import { attachmentsInclude } from './attachment-repository.js'
+import { usersByIds } from './customer-note-repository.js'
+import { insertId, now, type RepositoryContext } from './repository-context.js'
+
+type Item = WithIncludes<Comment>
+
+/** `CommentVisibility` as SQL on a query of `comments`. */
+export function whereCommentVisible (db: Knex, qb: Knex.QueryBuilder, visibility: CommentVisibility): void {
+  if ('all' in visibility) return
+  void qb.where('comments.type', CommentType.Reply).where((w) => {
+    void w.where('comments.private', false)
+      .orWhereIn('comments.ticket_id', db('tickets').select('tickets.id').where('tickets.user_id', visibility.repliesFor))
+  })
+}
+
+async function ticketsByIds (db: Knex, ids: Array<number | string>): Promise<Ticket[]> {
+  const rows = await db('tickets').select(ticketColumns).whereIn('tickets.id', ids) as TicketRow[]
+  return rows.map(ticketFromRow)
+}
+
+const mapping: ListMapping<typeof commentList, CommentRow, Item> = {
+  spec: commentList,
+  sorts: { created_at: 'comments.created_at' },
+  partial: {},
+  exact: {},
+  includes: {
+    user: relationInclude<Item, User>('user_id', usersByIds),
+    attachments: attachmentsInclude<Item>('comment_id'),
+    ticket: relationInclude<Item, Ticket>('ticket_id', ticketsByIds)
+  },
+  idColumn: 'comments.id',
+  map: (row) => commentFromRow(row) as Item
+}
+
+export function createCommentRepository (ctx: RepositoryContext): CommentRepository {
+  const { db } = ctx
+  const comments = (): Knex.QueryBuilder => db('comments').select(commentColumns)
+  return {
+    async findById (id) {
+      const row = await comments().where('comments.id', id).first() as CommentRow | undefined
+      return row === undefined ? null : commentFromRow(row)
+    },
+    async create (comment) {
+      const row = rowFromNewComment(comment, now(ctx))
+      const id = await insertId(db('comments').insert(row))
+      return commentFromRow({ id, ...row })
+    },
+    async createMany (list) {
+      const at = now(ctx)
+      const ids: number[] = []
+      for (const batch of batches(list, 200)) {
+        const rows = await db('comments').insert(batch.map((c) => rowFromNewComment(c, at))).returning('id') as Array<{ id: number }>
+        ids.push(...rows.map((r) => r.id))
+      }
+      return ids
+    },
+    async update (id, patch) {
+      const count = await db('comments').where('id', id).update({ ...patch, updated_at: now(ctx) })
+      return count === 0 ? null : await this.findById(id)
+    },
+    async delete (id) {
+      return await db('comments').where('id', id).delete() > 0
+    },
+    async list (ticket, visibility, query) {
+      const base = comments().where('comments.ticket_id', ticket.id)
+      whereCommentVisible(db, base, visibility)
+      return await listPage(db, ctx.dialect, base, mapping, query)
+    },
+    async withIncludes (comment, query) {
+      const item = { ...comment } as Item
+      await loadIncludes(db, mapping as ListMapping<typeof commentList, unknown, Item>, [item], query)
+      return item
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import type { Knex } from 'knex'
+import {
+  CommentType, ticketList,
+  type Category, type Comment, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
+  type TicketVisibility, type User, type WithIncludes
+} from '@helpdesk/core'
+import { batches } from '../dialects/full-text.js'
+import { countInclude, listPage, loadIncludes, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
+import {
+  commentColumns, commentFromRow, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
+  type CommentRow, type TicketRow
+} from '../rows/ticket-rows.js'
+import { attachmentsInclude } from './attachment-repository.js'
+import { categoriesByIds } from './category-repository.js'
+import { whereCommentVisible } from './comment-repository.js'
+import { usersByIds } from './customer-note-repository.js'
+import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { indexTickets, ownerContains, ticketSearch } from './ticket-search.js'
+
+type Item = WithIncludes<Ticket>
+
+/** `TicketVisibility` as SQL on a query of `tickets`. */
+export function whereTicketVisible (qb: Knex.QueryBuilder, visibility: TicketVisibility): void {
+  if ('all' in visibility) return
+  if ('ownerOrPublic' in visibility) {
+    void qb.where((w) => { void w.where('tickets.user_id', visibility.ownerOrPublic).orWhere('tickets.private', false) })
+    return
+  }
+  void qb.where((w) => {
+    if (visibility.categoryIds.length > 0) void w.whereIn('tickets.category_id', visibility.categoryIds)
+    void w.orWhere('tickets.assigned_agent_id', visibility.assignedTo)
+  })
+}
+
+/** `last_reply`: per ticket of the page, the newest comment the caller may see, in one windowed query. */
+function lastReplyInclude (scope: TicketScope): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const ranked = db('comments')
+      .select(commentColumns)
+      .select(db.raw('row_number() over (partition by comments.ticket_id order by comments.created_at desc, comments.id desc) as position'))
+      .whereIn('comments.ticket_id', items.map((i) => i.id))
+    whereCommentVisible(db, ranked, scope.comments)
+    const rows = await db.select('*').from(ranked.as('ranked')).where('ranked.position', 1) as Array<CommentRow & { position: number }>
+    const byTicket = new Map<number, Comment>(rows.map((row) => [row.ticket_id, commentFromRow(row)]))
+    for (const item of items) item[key] = byTicket.get(item.id) ?? null
+  }
+}
+
+/** `last_read_by_me`: when the caller last opened each ticket, or null. */
+function lastReadInclude (scope: TicketScope): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const rows = await db('ticket_reads').select('ticket_id', 'read_at')
+      .where('user_id', scope.viewerId).whereIn('ticket_id', items.map((i) => i.id)) as Array<{ ticket_id: number, read_at: string }>
+    const byTicket = new Map(rows.map((r) => [r.ticket_id, r.read_at]))
+    for (const item of items) item[key] = byTicket.get(item.id) ?? null
+  }
+}
+
+/** The list mapping for one caller: some includes and the search depend on who asks. */
+function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticketList, TicketRow, Item> {
+  return {
+    spec: ticketList,
+    sorts: {
+      id: 'tickets.id',
+      title: 'tickets.title',
+      status: 'tickets.status',
+      private: 'tickets.private',
+      updated_at: 'tickets.updated_at',
+      created_at: 'tickets.created_at'
+    },
+    partial: {
+      first_name: ownerContains(db, 'first_name'),
+      last_name: ownerContains(db, 'last_name'),
+      email: ownerContains(db, 'email'),
+      search: ticketSearch(db)
+    },
+    exact: {
+      status: { column: 'tickets.status', type: 'int' },
+      categories: { column: 'tickets.category_id', type: 'int' },
+      agents: { column: 'tickets.assigned_agent_id', type: 'int' }
+    },
+    includes: {
+      user: relationInclude<Item, User>('user_id', usersByIds),
+      creator: relationInclude<Item, User>('creator_id', usersByIds),
+      agent: relationInclude<Item, User>('assigned_agent_id', usersByIds),
+      category: relationInclude<Item, Category>('category_id', categoriesByIds),
+      attachments: attachmentsInclude<Item>('ticket_id'),
+      'attachments-count': countInclude<Item>('attachments', 'ticket_id', (qb) => { void qb.whereNull('comment_id') }),
+      'replies-count': countInclude<Item>('comments', 'ticket_id', (qb) => {
+        void qb.where('comments.type', CommentType.Reply)
+        whereCommentVisible(db, qb, scope.comments)
+      }),
+      last_reply: lastReplyInclude(scope),
+      last_read_by_me: lastReadInclude(scope)
+    },
+    idColumn: 'tickets.id',
+    map: (row) => ticketFromRow(row) as Item
+  }
+}
+
+/** Ticket fields the search document is built from: a patch touching none of them leaves it as is. */
+const searchedFields = ['title', 'body', 'additional']
+
+export function createTicketRepository (ctx: RepositoryContext): TicketRepository {
+  const { db, dialect } = ctx
+  const tickets = (): Knex.QueryBuilder => db('tickets').select(ticketColumns)
+  return {
+    async findById (id) {
+      const row = await tickets().where('tickets.id', id).first() as TicketRow | undefined
+      return row === undefined ? null : ticketFromRow(row)
+    },
+    async create (ticket) {
+      const row = rowFromNewTicket(ticket, now(ctx))
+      const id = await insertId(db('tickets').insert(row))
+      await indexTickets(db, dialect, [id])
+      return ticketFromRow({ id, ...row })
+    },
+    async createMany (list) {
+      const at = now(ctx)
+      const ids: number[] = []
+      for (const batch of batches(list, 200)) {
+        const rows = await db('tickets').insert(batch.map((t) => rowFromNewTicket(t, at))).returning('id') as Array<{ id: number }>
+        ids.push(...rows.map((r) => r.id))
+      }
+      await indexTickets(db, dialect, ids)
+      return ids
+    },
+    async update (id, patch) {
+      const count = await db('tickets').where('id', id).update(rowFromTicketPatch(patch, now(ctx)))
+      if (count === 0) return null
+      if (searchedFields.some((field) => field in patch)) await indexTickets(db, dialect, [id])
+      return await this.findById(id)
+    },
+    async delete (id) {
+      return await db('tickets').where('id', id).delete() > 0
+    },
+    async list (scope, query: ListQuery): Promise<Page<Item>> {
+      const base = tickets()
+      whereTicketVisible(base, scope.tickets)
+      return await listPage(db, dialect, base, ticketMapping(db, scope), query)
+    },
+    async withIncludes (ticket, scope, query) {
+      const item = { ...ticket } as Item
+      await loadIncludes(db, ticketMapping(db, scope) as ListMapping<typeof ticketList, unknown, Item>, [item], query)
+      return item
+    },
+    async markRead (ticketId, userId, at) {
+      await db('ticket_reads').insert({ ticket_id: ticketId, user_id: userId, read_at: at })
+        .onConflict(['ticket_id', 'user_id']).merge({ read_at: at })
+    },
+    async existingIds (ids) {
+      if (ids.length === 0) return []
+      const rows = await db('tickets').select('id').whereIn('id', ids) as Array<{ id: number }>
+      return rows.map((r) => r.id)
+    }
+  }
+}

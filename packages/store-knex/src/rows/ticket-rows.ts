@@ -1,0 +1,129 @@
+import type {
+  Attachment, Comment, CommentTypeNumber, NewComment, NewTicket, Ticket, TicketAdditional, TicketPatch, TicketStatusNumber
+} from '@helpdesk/core'
+import { bool, parseJson } from './row-values.js'
+
+export interface TicketRow {
+  id: number
+  user_id: number
+  creator_id: number | null
+  category_id: number
+  assigned_agent_id: number | null
+  status: number
+  private: number | boolean
+  title: string
+  body: string
+  additional: string
+  agent_assigned_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** The columns a Ticket is built from (never the search document). */
+export const ticketColumns = [
+  'id', 'user_id', 'creator_id', 'category_id', 'assigned_agent_id', 'status', 'private', 'title', 'body', 'additional',
+  'agent_assigned_at', 'created_at', 'updated_at'
+].map((c) => `tickets.${c}`)
+
+export function ticketFromRow (row: TicketRow): Ticket {
+  const additional = parseJson<TicketAdditional>(row.additional, {})
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    creator_id: row.creator_id,
+    category_id: row.category_id,
+    assigned_agent_id: row.assigned_agent_id,
+    status: Number(row.status) as TicketStatusNumber,
+    private: bool(row.private),
+    title: row.title,
+    body: row.body,
+    additional: { ...additional, fields: additional.fields ?? {} },
+    agent_assigned_at: row.agent_assigned_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at
+  }
+}
+
+export function rowFromNewTicket (ticket: NewTicket, now: string): Omit<TicketRow, 'id'> {
+  return {
+    user_id: ticket.user_id,
+    creator_id: ticket.creator_id,
+    category_id: ticket.category_id,
+    assigned_agent_id: ticket.assigned_agent_id ?? null,
+    status: ticket.status,
+    private: ticket.private,
+    title: ticket.title,
+    body: ticket.body,
+    additional: JSON.stringify(ticket.additional),
+    agent_assigned_at: ticket.agent_assigned_at ?? null,
+    created_at: ticket.created_at ?? now,
+    updated_at: ticket.updated_at ?? ticket.created_at ?? now
+  }
+}
+
+export function rowFromTicketPatch (patch: TicketPatch, now: string): Partial<TicketRow> {
+  const { additional, ...rest } = patch
+  return { ...rest, ...(additional !== undefined ? { additional: JSON.stringify(additional) } : {}), updated_at: now }
+}
+
+export interface CommentRow {
+  id: number
+  ticket_id: number
+  user_id: number | null
+  body: string
+  preview: string
+  type: number
+  private: number | boolean
+  created_at: string
+  updated_at: string
+}
+
+export const commentColumns = ['id', 'ticket_id', 'user_id', 'body', 'preview', 'type', 'private', 'created_at', 'updated_at']
+  .map((c) => `comments.${c}`)
+
+export function commentFromRow (row: CommentRow): Comment {
+  return {
+    id: row.id,
+    ticket_id: row.ticket_id,
+    user_id: row.user_id,
+    body: row.body,
+    preview: row.preview,
+    type: Number(row.type) as CommentTypeNumber,
+    private: bool(row.private),
+    created_at: row.created_at,
+    updated_at: row.updated_at
+  }
+}
+
+export function rowFromNewComment (comment: NewComment, now: string): Omit<CommentRow, 'id'> {
+  const at = comment.created_at ?? now
+  return {
+    ticket_id: comment.ticket_id,
+    user_id: comment.user_id,
+    body: comment.body,
+    preview: comment.preview,
+    type: comment.type,
+    private: comment.private,
+    created_at: at,
+    updated_at: at
+  }
+}
+
+export const attachmentColumns = [
+  'id', 'user_id', 'ticket_id', 'comment_id', 'name', 'file_name', 'mime_type', 'size', 'created_at', 'updated_at'
+].map((c) => `attachments.${c}`)
+
+export function attachmentFromRow (row: Attachment): Attachment {
+  return {
+    id: String(row.id),
+    user_id: row.user_id,
+    ticket_id: row.ticket_id,
+    comment_id: row.comment_id,
+    name: row.name,
+    file_name: row.file_name,
+    mime_type: row.mime_type,
+    size: Number(row.size),
+    created_at: row.created_at,
+    updated_at: row.updated_at
+  }
+}
