@@ -1,0 +1,96 @@
+import type { Knex } from 'knex'
+import {
+  collectionList, type ArticleCollection, type Category, type CollectionRepository, type KnowledgeBaseScope, type WithIncludes
+} from '@helpdesk/core'
+import { countInclude, listPage, relationInclude, viewOne, type ListMapping } from '../list/list-mapping.js'
+import { collectionColumns, collectionFromRow } from '../rows/knowledge-base-rows.js'
+import { parseJson } from '../rows/row-values.js'
+import { categoriesByIds } from './category-repository.js'
+import { visibleCollections } from './knowledge-base-scope.js'
+import { insertId, now, type RepositoryContext } from './repository-context.js'
+
+type Item = WithIncludes<ArticleCollection>
+
+/** Loads collections by id in one query. */
+export async function collectionsByIds (db: Knex, ids: Array<number | string>): Promise<ArticleCollection[]> {
+  const rows = await db('article_collections').select(collectionColumns).whereIn('id', ids) as ArticleCollection[]
+  return rows.map(collectionFromRow)
+}
+
+/** `articles-count` counts what the reader may see: drafts only for staff. */
+function mappingFor (scope: KnowledgeBaseScope): ListMapping<typeof collectionList, ArticleCollection, Item> {
+  return {
+    spec: collectionList,
+    sorts: { order: 'article_collections.order', created_at: 'article_collections.created_at' },
+    partial: {},
+    exact: {},
+    includes: {
+      'articles-count': countInclude('articles', 'collection_id', (qb) => { if (!scope.drafts) void qb.whereNotNull('published_at') }),
+      category: relationInclude<Item, Category>('category_id', categoriesByIds)
+    },
+    idColumn: 'article_collections.id',
+    map: (row) => collectionFromRow(row) as Item
+  }
+}
+
+export function createCollectionRepository (ctx: RepositoryContext): CollectionRepository {
+  const { db } = ctx
+  const collections = (): Knex.QueryBuilder => db('article_collections').select(collectionColumns)
+  return {
+    async findById (id) {
+      const row = await collections().where('article_collections.id', id).first() as ArticleCollection | undefined
+      return row === undefined ? null : collectionFromRow(row)
+    },
+    async existingIds (ids) {
+      if (ids.length === 0) return []
+      const rows = await db('article_collections').select('id').whereIn('id', ids) as Array<{ id: number }>
+      return rows.map((r) => r.id)
+    },
+    async list (scope, query) {
+      return await listPage(db, ctx.dialect, visibleCollections(collections(), scope), mappingFor(scope), query)
+    },
+    async view (scope, id, query) {
+      return await viewOne(db, visibleCollections(collections().where('article_collections.id', id), scope), mappingFor(scope), query)
+    },
+    async create (collection) {
+      const at = now(ctx)
+      const id = await insertId(db('article_collections').insert({ ...collection, created_at: at, updated_at: at }))
+      return (await this.findById(id))!
+    },
+    async update (id, values) {
+      const count = await db('article_collections').where('id', id).update({ ...values, updated_at: now(ctx) })
+      return count === 0 ? null : await this.findById(id)
+    },
+    async delete (id) {
+      return await db('article_collections').where('id', id).delete() > 0
+    },
+    async nextOrder () {
+      const row = await db('article_collections').max({ max: 'order' }).first() as { max: number | null } | undefined
+      return Number(row?.max ?? 0) + 1
+    },
+    async setOrder (positions) {
+      const at = now(ctx)
+      for (const [id, order] of positions) await db('article_collections').where('id', id).update({ order, updated_at: at })
+    },
+    async setVisibility (ids, visibility) {
+      if (ids.length === 0) return
+      await db('article_collections').whereIn('id', ids).update({ visibility, updated_at: now(ctx) })
+    },
+    async setCategory (ids, categoryId) {
+      if (ids.length === 0) return
+      const at = now(ctx)
+      await db('article_collections').whereIn('id', ids).update({ category_id: categoryId, updated_at: at })
+      await db('articles').whereIn('collection_id', ids).update({ category_id: categoryId, updated_at: at })
+    },
+    async purchaseCodesOf (customerId) {
+      // `additional` is JSON (text or jsonb): narrowed in SQL, read in JS, so both dialects share one query.
+      const rows = await db('tickets').select('additional').where('user_id', customerId)
+        .whereRaw('cast(additional as text) like ?', ['%purchase_code%']) as Array<{ additional: unknown }>
+      const codes = rows
+        .map((r) => parseJson<{ purchase_code?: unknown }>(r.additional, {}).purchase_code)
+        .filter((code): code is string => typeof code === 'string' && code.trim() !== '')
+        .map((code) => code.trim())
+      return [...new Set(codes)]
+    }
+  }
+}
