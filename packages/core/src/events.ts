@@ -21,8 +21,10 @@ export class EventBus {
   private readonly subscribers: EventSubscriber[] = []
   private readonly pending = new WeakMap<Store, DomainEvent[]>()
 
-  /** Runs inside the emitting transaction; a throw rolls the change back. */
-  record (recorder: EventRecorder): void { this.recorders.push(recorder) }
+  /** Runs inside the emitting transaction; a throw rolls the change back. Registering a recorder again has no effect. */
+  record (recorder: EventRecorder): void {
+    if (!this.recorders.includes(recorder)) this.recorders.push(recorder)
+  }
 
   /** Runs after commit. Errors are reported through `onError`, never thrown at the caller. */
   subscribe (subscriber: EventSubscriber): () => void {

@@ -1,0 +1,111 @@
+/**
+ * Import benchmark (a script, not a test): writes 100,000 tickets with their
+ * comments in the documented JSON Lines format (docs/import-format.md), imports
+ * them into a fresh SQLite database, and prints time and rates.
+ *
+ *   pnpm build && node --import tsx bench/import-100k.ts [--tickets N] [--comments N] [--keep]
+ */
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { once } from 'node:events'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createHelpdesk } from '../packages/core/dist/index.js'
+import { createKnexStore } from '../packages/store-knex/dist/index.js'
+
+const { values: args } = parseArgs({
+  options: {
+    tickets: { type: 'string', default: '100000' },
+    comments: { type: 'string', default: '3', short: 'c' },
+    keep: { type: 'boolean', default: false }
+  }
+})
+const TICKETS = Number(args.tickets)
+const COMMENTS_PER_TICKET = Number(args.comments)
+const CATEGORIES = 10
+const AGENTS = 50
+const CUSTOMERS = Math.max(1, Math.round(TICKETS / 5))
+
+async function writeFile (path: string): Promise<number> {
+  const out = createWriteStream(path)
+  let records = 0
+  const write = async (record: Record<string, unknown>): Promise<void> => {
+    records++
+    if (!out.write(JSON.stringify(record) + '\n')) await once(out, 'drain')
+  }
+  for (let i = 1; i <= CATEGORIES; i++) await write({ type: 'category', id: `cat-${i}`, name: `Category ${i}` })
+  for (let i = 1; i <= AGENTS; i++) {
+    await write({ type: 'agent', id: `ag-${i}`, first_name: 'Agent', last_name: String(i), email: `agent${i}@bench.example`, categories: [`cat-${1 + (i % CATEGORIES)}`] })
+  }
+  for (let i = 1; i <= CUSTOMERS; i++) {
+    await write({ type: 'customer', id: `cu-${i}`, first_name: 'Customer', last_name: String(i), email: `customer${i}@bench.example` })
+  }
+  const start = Date.UTC(2020, 0, 1) / 1000
+  for (let i = 1; i <= TICKETS; i++) {
+    const customer = `cu-${1 + (i % CUSTOMERS)}`
+    const agent = `ag-${1 + (i % AGENTS)}`
+    const created = start + i * 600
+    const at = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
+    const comments = []
+    for (let c = 0; c < COMMENTS_PER_TICKET; c++) {
+      const byAgent = c % 2 === 0
+      comments.push({
+        id: `c-${i}-${c}`,
+        ...(byAgent ? { agent } : { customer }),
+        body: `<p>${byAgent ? 'Thanks for reaching out' : 'Thank you'}, message ${c + 1} on ticket ${i}.</p>`,
+        created_at: at(created + (c + 1) * 60)
+      })
+    }
+    await write({
+      type: 'ticket',
+      id: `t-${i}`,
+      customer,
+      category: `cat-${1 + (i % CATEGORIES)}`,
+      agent: i % 3 === 0 ? agent : undefined,
+      title: `Ticket ${i}: the widget does not turn on`,
+      body: `<p>Hello, my widget number ${i} stopped working after the update. What can I do?</p>`,
+      status: ['open', 'pending', 'closed'][i % 3],
+      created_at: at(created),
+      comments
+    })
+  }
+  out.end()
+  await once(out, 'finish')
+  return records
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'helpdesk-bench-'))
+const file = join(dir, 'bench.jsonl')
+console.log(`Writing ${TICKETS} tickets with ${COMMENTS_PER_TICKET} comments each to ${file} ...`)
+const records = await writeFile(file)
+console.log(`  ${records} records, ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`)
+
+const store = createKnexStore({ url: `sqlite:${join(dir, 'bench.sqlite')}` })
+await store.migrate()
+const helpdesk = createHelpdesk({ store })
+const startedAt = performance.now()
+let lastPrint = 0
+const job = await helpdesk.imports.importFile(file, {
+  onProgress: (done, total) => {
+    const now = performance.now()
+    if (now - lastPrint < 2000 && done !== total) return
+    lastPrint = now
+    const seconds = (now - startedAt) / 1000
+    console.log(`  ${done}/${total ?? '?'} records, ${seconds.toFixed(1)} s`)
+  }
+})
+const seconds = (performance.now() - startedAt) / 1000
+if (job.status !== 'completed') {
+  console.error(`Import failed: ${job.message ?? ''}`)
+  process.exitCode = 1
+} else {
+  const rows = job.created
+  console.log(`Imported ${job.processed} records (${rows} rows: ${TICKETS} tickets, ${TICKETS * COMMENTS_PER_TICKET} comments) in ${seconds.toFixed(1)} s`)
+  console.log(`  ${(job.processed / seconds).toFixed(0)} records/s, ${(TICKETS / seconds).toFixed(0)} tickets/s, ${(rows / seconds).toFixed(0)} rows/s`)
+  const again = performance.now()
+  const rerun = await helpdesk.imports.importFile(file)
+  console.log(`Re-run (nothing new): ${rerun.created} rows created in ${((performance.now() - again) / 1000).toFixed(1)} s`)
+}
+await store.close()
+if (args.keep) console.log(`Kept ${dir}`)
+else rmSync(dir, { recursive: true, force: true })
