@@ -1,5 +1,5 @@
 import type { EventBus } from './events.js'
-import type { PasswordHasher } from './ports.js'
+import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import type { Clock } from './time.js'
 import { formatDateTime } from './time.js'
@@ -12,6 +12,10 @@ export interface ServiceContext {
   events: EventBus
   /** Whether `POST /auth/register` may create customers. */
   registration: boolean
+  /** Purchase-code checks (knowledge-base levels 3/4, category purchase verification); absent = not configured. */
+  marketplace?: MarketplaceVerifier | undefined
+  /** Where attachment files are stored. */
+  files: FileStorage
 }
 
 export function nowString (ctx: ServiceContext): string {

@@ -1,9 +1,20 @@
 import { AuthService } from './auth/auth-service.js'
 import { createArgon2Hasher } from './auth/argon2-hasher.js'
+import { CannedResponseService } from './canned-responses/canned-response-service.js'
 import { CategoryService } from './categories/category-service.js'
 import type { ServiceContext } from './context.js'
 import { EventBus } from './events.js'
-import type { PasswordHasher } from './ports.js'
+import { CustomFieldService } from './fields/custom-field-service.js'
+import { ArticleService } from './knowledge-base/article-service.js'
+import { CollectionService } from './knowledge-base/collection-service.js'
+import { createLocalFileStorage } from './files/local-file-storage.js'
+import { AttachmentService } from './tickets/attachment-service.js'
+import { CommentService } from './tickets/comment-service.js'
+import { TicketService } from './tickets/ticket-service.js'
+import { recordNotifications } from './notifications/notification-recorder.js'
+import { NotificationService } from './notifications/notification-service.js'
+import { ImportService } from './imports/import-service.js'
+import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
 import { AgentService } from './users/agent-service.js'
@@ -16,6 +27,10 @@ export interface HelpdeskOptions {
   events?: EventBus
   /** Allow `POST /auth/register` (default true). */
   registration?: boolean
+  /** Verifies marketplace purchase codes (knowledge-base levels 3/4, category purchase verification). */
+  marketplace?: MarketplaceVerifier
+  /** Where attachment files are stored. Default: the local directory `./storage` (relative to the working directory). */
+  fileStorage?: FileStorage
 }
 
 /** The whole domain: every use case, built on one store. HTTP and CLI both call these. */
@@ -26,6 +41,15 @@ export interface Helpdesk {
   readonly customers: CustomerService
   readonly agents: AgentService
   readonly categories: CategoryService
+  readonly customFields: CustomFieldService
+  readonly cannedResponses: CannedResponseService
+  readonly collections: CollectionService
+  readonly articles: ArticleService
+  readonly notifications: NotificationService
+  readonly imports: ImportService
+  readonly tickets: TicketService
+  readonly comments: CommentService
+  readonly attachments: AttachmentService
 }
 
 export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
@@ -34,14 +58,26 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     hasher: options.hasher ?? createArgon2Hasher(),
     clock: options.clock ?? systemClock,
     events: options.events ?? new EventBus(),
-    registration: options.registration ?? true
+    registration: options.registration ?? true,
+    marketplace: options.marketplace,
+    files: options.fileStorage ?? createLocalFileStorage('./storage')
   }
+  context.events.record(recordNotifications)
   return {
     context,
     events: context.events,
     auth: new AuthService(context),
     customers: new CustomerService(context),
     agents: new AgentService(context),
-    categories: new CategoryService(context)
+    categories: new CategoryService(context),
+    customFields: new CustomFieldService(context),
+    cannedResponses: new CannedResponseService(context),
+    collections: new CollectionService(context),
+    articles: new ArticleService(context),
+    notifications: new NotificationService(context),
+    imports: new ImportService(context),
+    tickets: new TicketService(context),
+    comments: new CommentService(context),
+    attachments: new AttachmentService(context)
   }
 }

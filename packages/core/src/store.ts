@@ -1,6 +1,12 @@
 import type { ApiToken } from './auth/api-token.js'
 import type { Category, CategoryInput } from './categories/category.js'
+import type { CannedResponseRepository } from './canned-responses/canned-response-store.js'
+import type { CustomFieldRepository } from './fields/custom-field-store.js'
+import type { ArticleRepository, CollectionRepository } from './knowledge-base/knowledge-base-store.js'
 import type { ListQuery, Page } from './list/list-query.js'
+import type { ImportRepository } from './imports/import-store.js'
+import type { NotificationRepository } from './notifications/notification-store.js'
+import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
 import type { CustomerNote } from './users/customer-note.js'
 import type {
   NotificationSettings, Permissions, RoleNumber, User, UserStatusNumber
@@ -26,6 +32,15 @@ export interface Store {
   readonly tokens: TokenRepository
   readonly categories: CategoryRepository
   readonly customerNotes: CustomerNoteRepository
+  readonly customFields: CustomFieldRepository
+  readonly cannedResponses: CannedResponseRepository
+  readonly collections: CollectionRepository
+  readonly articles: ArticleRepository
+  readonly notifications: NotificationRepository
+  readonly imports: ImportRepository
+  readonly tickets: TicketRepository
+  readonly comments: CommentRepository
+  readonly attachments: AttachmentRepository
   /** Checks the database answers. */
   ping(): Promise<void>
   close(): Promise<void>
@@ -74,6 +89,8 @@ export interface UserRepository {
   setCategories(agentId: number, categoryIds: number[]): Promise<void>
   /** Ids of staff (admins, and agents of `categoryId` when given) for notifications. */
   staffIds(filter: { admins?: boolean, categoryId?: number, permission?: keyof Permissions }): Promise<number[]>
+  /** The notification settings of those of `ids` that exist, in one query. */
+  notificationSettingsOf(ids: number[]): Promise<Array<{ id: number, notifications: NotificationSettings }>>
 }
 
 export interface TokenRepository {

@@ -1,4 +1,5 @@
 export { helpdesk, helpdesk as default } from './plugin.js'
+export { openapiOptions } from './http/openapi.js'
 export type { HelpdeskPluginOptions, RateLimitOptions, AuthenticateResult } from './options.js'
 export type { RouteAuth } from './http/authentication.js'
 export * as schemas from './schemas/common.js'

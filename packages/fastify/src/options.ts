@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { AvatarResolver, Helpdesk, PasswordHasher, Store, User } from '@helpdesk/core'
+import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MarketplaceVerifier, PasswordHasher, Store, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
 export type AuthenticateResult = User | { id: number } | { email: string } | null | undefined
@@ -16,6 +16,8 @@ export interface RateLimitOptions {
    * client or a Redis URL (`redis://127.0.0.1:6379`). In memory when absent.
    */
   redis?: string | import('ioredis').Redis
+  /** Prefix of the counter keys in Redis, to keep apps (or environments) sharing one Redis apart. Default `helpdesk-rl:`. */
+  keyPrefix?: string
 }
 
 /** Options of the Fastify plugin. */
@@ -39,4 +41,26 @@ export interface HelpdeskPluginOptions {
   avatar?: AvatarResolver
   /** Password hashing. Default argon2id. */
   hasher?: PasswordHasher
+  /**
+   * Verifies marketplace purchase codes (CONTRACT §15): grants knowledge-base
+   * levels 3 and 4 to customers with valid codes on their tickets, and enforces
+   * categories' `purchase_verification` on ticket creation. Without it those
+   * levels are staff-only and nothing is enforced. When `helpdesk` is given,
+   * pass the verifier to `createHelpdesk` instead.
+   */
+  marketplace?: MarketplaceVerifier
+  /** Directory of attachment files. Default `./storage`, relative to the working directory. */
+  storageDir?: string
+  /**
+   * Where attachment files live instead of `storageDir` (e.g. object storage,
+   * needed by several instances). When `helpdesk` is given, pass it to
+   * `createHelpdesk` (`fileStorage`) instead.
+   */
+  fileStorage?: FileStorage
+  /**
+   * Called with every domain event after its transaction committed (never for
+   * a change that rolled back): the place for webhooks, e-mail or streams.
+   * Errors are logged, never returned to the request that caused the event.
+   */
+  onEvent?: (event: DomainEvent) => void | Promise<void>
 }

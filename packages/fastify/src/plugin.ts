@@ -1,16 +1,28 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { createHelpdesk, gravatar, type Helpdesk } from '@helpdesk/core'
+import { createHelpdesk, createLocalFileStorage, gravatar, type Helpdesk } from '@helpdesk/core'
 import { installAuthentication } from './http/authentication.js'
 import { installErrorHandling } from './http/errors.js'
+import { installEventSubscription } from './http/event-subscription.js'
+import { installOpenApi } from './http/openapi.js'
 import { installRateLimit } from './http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from './http/route-context.js'
 import { installValidation } from './http/validator.js'
 import type { HelpdeskPluginOptions } from './options.js'
 import { agentRoutes } from './routes/agents/agent-routes.js'
+import { collectionRoutes } from './routes/article-collections/collection-routes.js'
+import { articleRoutes } from './routes/articles/article-routes.js'
 import { authRoutes } from './routes/auth/auth-routes.js'
+import { cannedResponseRoutes } from './routes/canned-responses/canned-response-routes.js'
 import { categoryRoutes } from './routes/categories/category-routes.js'
 import { customerRoutes } from './routes/customers/customer-routes.js'
+import { fieldRoutes } from './routes/fields/field-routes.js'
+import { notificationRoutes } from './routes/notifications/notification-routes.js'
+import { importRoutes } from './routes/imports/import-routes.js'
+import { healthRoutes } from './routes/health/health-routes.js'
+import { ticketRoutes } from './routes/tickets/ticket-routes.js'
+import { commentRoutes } from './routes/comments/comment-routes.js'
+import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,7 +32,8 @@ declare module 'fastify' {
 }
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
-const routeModules = [authRoutes, customerRoutes, agentRoutes, categoryRoutes]
+const routeModules = [healthRoutes, authRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = options.helpdesk ?? (() => {
@@ -28,16 +41,20 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
     return createHelpdesk({
       store: options.store,
       ...(options.hasher !== undefined ? { hasher: options.hasher } : {}),
+      ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {}),
+      fileStorage: options.fileStorage ?? createLocalFileStorage(options.storageDir ?? './storage'),
       registration: options.registration ?? true
     })
   })()
   host.decorate('helpdesk', helpdesk)
+  installEventSubscription(host, helpdesk, options)
 
   // Everything else lives in an encapsulated child: no hook, handler or decorator reaches the host.
   await host.register(async (child) => {
     const app = child as unknown as HelpdeskApp
     installValidation(app)
     installErrorHandling(app)
+    await installOpenApi(app, options.prefix ?? '/api/v1')
     app.addHook('onSend', async (_request, reply, payload) => {
       reply.header('x-content-type-options', 'nosniff')
       return payload

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
-import { createArgon2Hasher, createHelpdesk, Role, type Helpdesk, type User } from '@helpdesk/core'
+import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, type Helpdesk, type User } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '@helpdesk/store-knex'
 import helpdeskPlugin, { type HelpdeskPluginOptions } from '../src/index.js'
 
@@ -18,6 +21,10 @@ export interface TestApp {
   /** Creates a user of the role and returns it with a bearer token. */
   user: (role: 'admin' | 'agent' | 'customer', overrides?: Partial<{ email: string, first_name: string, last_name: string, password: string }>) => Promise<{ user: User, token: string, headers: Record<string, string> }>
   inject: (options: InjectOptions & { token?: string }) => ReturnType<FastifyInstance['inject']>
+  /** Every route the plugin registered, as `METHOD /url` (HEAD routes left out). */
+  routes: string[]
+  /** This app's attachment directory: a temporary one, removed afterwards. */
+  storageDir: string
 }
 
 let counter = 0
@@ -27,19 +34,33 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
   const db = await createTestDatabase(dialect)
   const store = createKnexStore({ url: db.url })
   await store.migrate()
-  const helpdesk = createHelpdesk({ store, hasher: testHasher })
+  const storageDir = mkdtempSync(join(tmpdir(), 'helpdesk-files-'))
+  // The plugin's `marketplace` and `fileStorage` options only reach services it builds itself; this one is prebuilt.
+  const helpdesk = createHelpdesk({
+    store,
+    hasher: testHasher,
+    fileStorage: options.fileStorage ?? createLocalFileStorage(storageDir),
+    ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {})
+  })
   const app = Fastify({ logger: false })
+  const routes: string[] = []
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`)
+  })
   await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, ...options })
   await app.ready()
   t.after(async () => {
     await app.close()
     await store.close()
     await db.drop()
+    rmSync(storageDir, { recursive: true, force: true })
   })
   let queries = 0
   store.knex.on('query', () => { queries++ })
   return {
     app,
+    routes,
+    storageDir,
     store,
     helpdesk,
     async countQueries (fn) {

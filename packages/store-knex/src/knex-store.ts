@@ -3,11 +3,20 @@ import { systemClock, type Clock, type Store } from '@helpdesk/core'
 import type { Dialect } from './dialects/dialect.js'
 import { dialectFor } from './dialects/index.js'
 import { migrationSource } from './migrations/index.js'
+import { createArticleRepository } from './repositories/article-repository.js'
+import { createCannedResponseRepository } from './repositories/canned-response-repository.js'
 import { createCategoryRepository } from './repositories/category-repository.js'
+import { createCollectionRepository } from './repositories/collection-repository.js'
+import { createCustomFieldRepository } from './repositories/custom-field-repository.js'
 import { createCustomerNoteRepository } from './repositories/customer-note-repository.js'
+import { createNotificationRepository } from './repositories/notification-repository.js'
+import { createImportRepository } from './repositories/import-repository.js'
 import type { RepositoryContext } from './repositories/repository-context.js'
 import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
+import { createAttachmentRepository } from './repositories/attachment-repository.js'
+import { createCommentRepository } from './repositories/comment-repository.js'
+import { createTicketRepository } from './repositories/ticket-repository.js'
 
 export interface KnexStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` or `postgres://user@host/db`. */
@@ -40,6 +49,15 @@ export class KnexStore implements Store {
   readonly tokens
   readonly categories
   readonly customerNotes
+  readonly customFields
+  readonly cannedResponses
+  readonly collections
+  readonly articles
+  readonly notifications
+  readonly tickets
+  readonly comments
+  readonly attachments
+  readonly imports
 
   constructor (
     readonly knex: Knex,
@@ -52,6 +70,15 @@ export class KnexStore implements Store {
     this.tokens = translated(createTokenRepository(ctx), dialect)
     this.categories = translated(createCategoryRepository(ctx), dialect)
     this.customerNotes = translated(createCustomerNoteRepository(ctx), dialect)
+    this.customFields = translated(createCustomFieldRepository(ctx), dialect)
+    this.cannedResponses = translated(createCannedResponseRepository(ctx), dialect)
+    this.collections = translated(createCollectionRepository(ctx), dialect)
+    this.articles = translated(createArticleRepository(ctx), dialect)
+    this.notifications = translated(createNotificationRepository(ctx), dialect)
+    this.tickets = translated(createTicketRepository(ctx), dialect)
+    this.comments = translated(createCommentRepository(ctx), dialect)
+    this.attachments = translated(createAttachmentRepository(ctx), dialect)
+    this.imports = translated(createImportRepository(ctx), dialect)
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {

@@ -16,13 +16,21 @@ export type ExactFilter =
 /** A partial filter: a column, several columns (any matches), or a custom predicate. */
 export type PartialFilter = string | string[] | ((qb: Knex.QueryBuilder, value: string, dialect: Dialect) => void)
 
+/** A sort: a column, or a text column compared case-insensitively (`caseInsensitive(column)`). */
+export type SortColumn = string | { column: string, caseInsensitive: true }
+
+/** Sorts text the way people read it: `billing` between `Account` and `Sales`. */
+export function caseInsensitive (column: string): SortColumn {
+  return { column, caseInsensitive: true }
+}
+
 /**
  * How one declared list maps onto SQL. Typed against the ListSpec, so a name
  * the spec declares but the store forgets is a compile error.
  */
 export interface ListMapping<S extends ListSpec, Row, Item> {
   spec: S
-  sorts: Record<SortOf<S>, string>
+  sorts: Record<SortOf<S>, SortColumn>
   partial: Record<PartialOf<S>, PartialFilter>
   exact: Record<ExactOf<S>, ExactFilter>
   includes: Record<IncludeOf<S>, IncludeLoader<Item>>
@@ -31,7 +39,8 @@ export interface ListMapping<S extends ListSpec, Row, Item> {
   map: (row: Row) => Item
 }
 
-function parseExact (name: string, type: 'int' | 'string' | 'bool', values: string[]): Array<string | number | boolean> {
+/** Checks and converts exact-filter values: 422 on `filter.NAME` for a value of the wrong type. */
+export function parseExact (name: string, type: 'int' | 'string' | 'bool', values: string[]): Array<string | number | boolean> {
   return values.map((v) => {
     if (type === 'string') return v
     if (type === 'bool') {
@@ -71,8 +80,10 @@ export function applyFilters<S extends ListSpec> (
 
 export function applySort<S extends ListSpec> (qb: Knex.QueryBuilder, mapping: ListMapping<S, unknown, unknown>, query: ListQuery): void {
   for (const key of query.sort) {
-    const column = (mapping.sorts as Record<string, string>)[key.field] ?? mapping.idColumn
-    void qb.orderBy(column, key.desc ? 'desc' : 'asc')
+    const sort = (mapping.sorts as Record<string, SortColumn>)[key.field] ?? mapping.idColumn
+    const direction = key.desc ? 'desc' : 'asc'
+    if (typeof sort === 'string') void qb.orderBy(sort, direction)
+    else void qb.orderByRaw(`lower(??) ${direction}`, [sort.column])
   }
   void qb.orderBy(mapping.idColumn, query.sort.at(-1)?.desc === true ? 'desc' : 'asc')
 }

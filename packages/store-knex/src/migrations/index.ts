@@ -1,5 +1,8 @@
 import type { Knex } from 'knex'
 import * as foundation from './0001-foundation.js'
+import * as tickets from './0002-tickets.js'
+import * as knowledgeBase from './0003-knowledge-base.js'
+import * as notifications from './0004-notifications.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -8,7 +11,10 @@ interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (kn
  * store works from a bundle or a published package. Append only.
  */
 export const migrations: Migration[] = [
-  { name: '0001-foundation', ...foundation }
+  { name: '0001-foundation', ...foundation },
+  { name: '0002-tickets', ...tickets },
+  { name: '0003-knowledge-base', ...knowledgeBase },
+  { name: '0004-notifications', ...notifications }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 import { categoryList, type Category, type CategoryRepository, type WithIncludes } from '@helpdesk/core'
-import { countInclude, listPage, viewOne, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
+import { caseInsensitive, countInclude, listPage, viewOne, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import { categoryColumns, categoryFromRow } from '../rows/category-row.js'
-import { customFieldFromRow } from '../rows/custom-field-row.js'
+import { customFieldColumns, customFieldFromRow, type CustomFieldRow } from '../rows/custom-field-row.js'
 import { insertId, now, type RepositoryContext } from './repository-context.js'
 
 type Item = WithIncludes<Category>
@@ -11,15 +11,15 @@ type Item = WithIncludes<Category>
 const fieldsInclude: IncludeLoader<Item> = async (db, items, _query, key) => {
   const rows = await db('category_fields')
     .join('custom_fields', 'custom_fields.id', 'category_fields.field_id')
-    .select('category_fields.category_id', 'custom_fields.*')
+    .select('category_fields.category_id', ...customFieldColumns)
     .whereIn('category_fields.category_id', items.map((i) => i.id))
-    .orderBy('custom_fields.id') as Array<{ category_id: number } & Record<string, unknown>>
-  for (const item of items) item[key] = rows.filter((r) => r.category_id === item.id).map(customFieldFromRow)
+    .orderBy('custom_fields.id') as Array<{ category_id: number } & CustomFieldRow>
+  for (const item of items) item[key] = rows.filter((r) => r.category_id === item.id).map((r) => customFieldFromRow(r))
 }
 
 const mapping: ListMapping<typeof categoryList, Category, Item> = {
   spec: categoryList,
-  sorts: { order: 'categories.order', name: 'categories.name' },
+  sorts: { order: 'categories.order', name: caseInsensitive('categories.name') },
   partial: { name: 'categories.name' },
   exact: {},
   includes: {
@@ -31,6 +31,12 @@ const mapping: ListMapping<typeof categoryList, Category, Item> = {
   },
   idColumn: 'categories.id',
   map: (row) => categoryFromRow(row) as Item
+}
+
+/** Loads categories by id in one query: for every include that embeds a category. */
+export async function categoriesByIds (db: Knex, ids: Array<number | string>): Promise<Category[]> {
+  const rows = await db('categories').select(categoryColumns).whereIn('id', ids) as Category[]
+  return rows.map(categoryFromRow)
 }
 
 /** Rows that keep a category in use: it cannot be deleted while any exist. */

@@ -7,6 +7,7 @@ import {
 import { countInclude, listPage, viewOne, type ListMapping } from '../list/list-mapping.js'
 import { rowFromNewUser, rowFromUserPatch, userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
 import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { reindexTicketsOfOwner } from './ticket-search.js'
 
 type Item = WithIncludes<User>
 
@@ -71,7 +72,10 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
     },
     async update (id: number, patch: UserPatch) {
       const count = await db('users').where('id', id).update(rowFromUserPatch(patch, now(ctx)))
-      return count === 0 ? null : await this.findById(id)
+      if (count === 0) return null
+      // Ticket search documents hold the owner's names and email: rebuilt in the same transaction.
+      await reindexTicketsOfOwner(db, ctx.dialect, id, patch)
+      return await this.findById(id)
     },
     async delete (id) {
       return await db('users').where('id', id).delete() > 0
@@ -94,6 +98,11 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
       if (categoryIds.length > 0) {
         await db('agent_categories').insert(categoryIds.map((cid) => ({ user_id: agentId, category_id: cid })))
       }
+    },
+    async notificationSettingsOf (ids) {
+      if (ids.length === 0) return []
+      const rows = await db('users').select(userColumns).whereIn('users.id', ids) as UserRow[]
+      return rows.map((row) => ({ id: row.id, notifications: userFromRow(row).notifications }))
     },
     async staffIds (filter) {
       const qb = db('users').distinct('users.id').whereIn('users.role', [Role.Admin, Role.Agent])
