@@ -88,6 +88,8 @@ export interface AttachmentRepository {
   delete(id: string): Promise<boolean>
   /** Stored file names of the ticket's attachments, its comments' included. */
   fileNamesOfTicket(ticketId: number): Promise<string[]>
+  /** Stored file names of every attachment on the tickets a customer owns (comments' included). */
+  fileNamesOfTicketsOwnedBy(userId: number): Promise<string[]>
   fileNamesOfComment(commentId: number): Promise<string[]>
   /**
    * Deletes at most `limit` attachments created before `before` that are still

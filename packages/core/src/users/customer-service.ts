@@ -1,6 +1,7 @@
 import { nowString, type ServiceContext } from '../context.js'
 import { NotFoundError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
+import { removeFiles } from '../tickets/attachment-service.js'
 import { requiredHtml } from '../text-input.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
@@ -61,9 +62,15 @@ export class CustomerService {
     return updated
   }
 
+  /** Deletes the customer with their tickets (by cascade) and, once that committed, the tickets' files. */
   async delete (actor: Actor, id: number): Promise<void> {
     await this.get(actor, id)
-    await this.ctx.store.users.delete(id)
+    const fileNames = await this.ctx.store.transaction(async (tx) => {
+      const names = await tx.attachments.fileNamesOfTicketsOwnedBy(id)
+      await tx.users.delete(id)
+      return names
+    })
+    await removeFiles(this.ctx.files, fileNames)
   }
 
   async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {

@@ -61,6 +61,9 @@ export function createAttachmentRepository (ctx: RepositoryContext): AttachmentR
     async fileNamesOfTicket (ticketId) {
       return await fileNames(db('attachments').where('ticket_id', ticketId))
     },
+    async fileNamesOfTicketsOwnedBy (userId) {
+      return await fileNames(db('attachments').whereIn('ticket_id', db('tickets').select('id').where('user_id', userId)))
+    },
     async fileNamesOfComment (commentId) {
       return await fileNames(db('attachments').where('comment_id', commentId))
     },
