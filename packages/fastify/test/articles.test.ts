@@ -198,6 +198,11 @@ eachDialect((dialect) => {
       const full = await getData(h, `/articles/${b.id}?include=author,category,collection,tags`, admin.token)
       assert.deepEqual(keysOf(full.author), ['avatar', 'email', 'first_name', 'id', 'last_name', 'type'])
       assert.deepEqual([full.author.id, full.author.type], [admin.user.id, 'admin'])
+      const customer = await h.user('customer')
+      for (const reader of [undefined, customer.token]) {
+        const publicView = await getData(h, `/articles/${b.id}?include=author`, reader)
+        assert.deepEqual(keysOf(publicView.author), ['avatar', 'first_name', 'id', 'last_name', 'type'], 'staff emails are not shown to customers or anonymous readers')
+      }
       assert.deepEqual(full.category, await getData(h, `/categories/${category.id}`, admin.token))
       assert.deepEqual(full.collection, collection)
       assert.deepEqual(full.tags.map((t: { name: string }) => t.name), ['money'])

@@ -1,6 +1,6 @@
-import { userType, type AvatarResolver, type User } from '@helpdesk/core'
+import { isStaff, userType, type AvatarResolver, type User } from '@helpdesk/core'
 import type { Static } from '@sinclair/typebox'
-import type { Person } from '../schemas/common.js'
+import type { Person, PublicPerson } from '../schemas/common.js'
 
 /** The person shape: the authenticated user, and any user embedded in another resource. */
 export function presentPerson (user: User, avatar: AvatarResolver): Static<typeof Person> {
@@ -17,4 +17,12 @@ export function presentPerson (user: User, avatar: AvatarResolver): Static<typeo
 /** An embedded person that may be missing (deleted user) -> null. */
 export function presentPersonOrNull (user: unknown, avatar: AvatarResolver): Static<typeof Person> | null {
   return user === null || user === undefined ? null : presentPerson(user as User, avatar)
+}
+
+/** An embedded staff member on content anyone may read: staff readers see the email, others do not. */
+export function presentPublicPerson (user: unknown, avatar: AvatarResolver, viewer: User | null): Static<typeof PublicPerson> | null {
+  const person = presentPersonOrNull(user, avatar)
+  if (person === null || (viewer !== null && isStaff(viewer))) return person
+  const { email: _hidden, ...rest } = person
+  return rest
 }

@@ -59,6 +59,12 @@ export const UserStatusInput = Type.Union([Type.Literal(1), Type.Literal(2), Typ
   description: '1 Active, 2 Unconfirmed, 3 Banned (banned users cannot log in and their tokens stop working).'
 })
 
+/** A staff member shown on public content (an article's author): the email only for staff readers. */
+export const PublicPerson = Type.Object({
+  ...Person.properties,
+  email: Type.Optional(Type.String({ description: 'Shown to staff only.' }))
+})
+
 export const NotificationSettings = Type.Object({
   new_ticket: Type.Boolean(), new_comment: Type.Boolean(), ticket_reassigned: Type.Boolean()
 })

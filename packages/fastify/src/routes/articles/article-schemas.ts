@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { ARTICLE_LIMITS, type Article as ArticleEntity, type AvatarResolver } from '@helpdesk/core'
-import { DateTime, Nullable, Person } from '../../schemas/common.js'
+import { ARTICLE_LIMITS, type Article as ArticleEntity, type AvatarResolver, type User } from '@helpdesk/core'
+import { DateTime, Nullable, PublicPerson } from '../../schemas/common.js'
 import { CollectionSummary } from '../article-collections/collection-schemas.js'
 import { Category } from '../categories/category-schemas.js'
-import { presentPersonOrNull } from '../people.js'
+import { presentPublicPerson } from '../people.js'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
 
@@ -21,7 +21,7 @@ export const Article = Type.Object({
   published_at: Type.Union([DateTime, Type.Null()], { description: 'Null while the article is a draft.' }),
   created_at: DateTime,
   updated_at: DateTime,
-  author: Type.Optional(Nullable(Person)),
+  author: Type.Optional(Nullable(PublicPerson)),
   category: Type.Optional(Nullable(Category)),
   collection: Type.Optional(Nullable(CollectionSummary)),
   tags: Type.Optional(Type.Array(Tag, { description: 'Include `tags`, by name.' }))
@@ -50,11 +50,11 @@ export const ArticleUpdate = Type.Object({
   regenerate_slug: Type.Optional(Type.Boolean({ description: 'Make a new slug from the (new) title. The slug is kept otherwise.' }))
 }, { description: 'Absent keys keep their value.' })
 
-export function presentArticle (article: ArticleEntity, avatar: AvatarResolver): Static<typeof Article> {
+export function presentArticle (article: ArticleEntity, avatar: AvatarResolver, viewer: User | null): Static<typeof Article> {
   const included = article as ArticleEntity & Record<string, unknown>
   return {
     ...(article as Static<typeof Article>),
-    ...('author' in included ? { author: presentPersonOrNull(included.author, avatar) } : {})
+    ...('author' in included ? { author: presentPublicPerson(included.author, avatar, viewer) } : {})
   }
 }
 
