@@ -57,6 +57,15 @@ eachDialect((dialect) => {
         assert.equal(list.meta.total, 0)
       })
 
+      it('names each required field when the body is missing altogether', async (t) => {
+        const h = await buildApp(t, dialect)
+        const { token } = await h.user('admin')
+        expectValidation(await h.inject({ method: 'DELETE', url: '/api/v1/canned-responses', token }), 'responses')
+        expectValidation(await h.inject({ method: 'POST', url: '/api/v1/categories/order', token }), 'order')
+        expectValidation(await h.inject({ method: 'POST', url: '/api/v1/customers', token }), 'first_name', 'last_name', 'email', 'password')
+        expectStatus(await h.inject({ method: 'POST', url: '/api/v1/auth/tokens', token }), 201)
+      })
+
       it('answers a body of the wrong type or media type with 4xx { message }', async (t) => {
         const h = await buildApp(t, dialect)
         const { token } = await h.user('admin')

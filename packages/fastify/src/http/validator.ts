@@ -15,7 +15,18 @@ export function installValidation (app: FastifyInstance): void {
   const body = addFormats(new Ajv({ ...common, coerceTypes: false }))
   const query = addFormats(new Ajv({ ...common, coerceTypes: 'array' }))
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? body : query
-    return ajv.compile(schema)
+    if (httpPart !== 'body') return query.compile(schema)
+    const validate = body.compile(schema)
+    if ((schema as { type?: unknown }).type !== 'object') return validate
+    // No body at all is checked as an empty object, so the error names each required field
+    // (`responses`, `order`...) rather than the body as a whole.
+    const checkBody = (data: unknown): boolean | { value: unknown } => {
+      const value = data ?? {}
+      const valid = validate(value)
+      checkBody.errors = validate.errors
+      return valid && data !== value ? { value } : valid
+    }
+    checkBody.errors = null as typeof validate.errors
+    return checkBody
   })
 }
