@@ -23,8 +23,10 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   if (firstAdmin !== null) {
     io.out(`Created the first administrator: ${firstAdmin.email} / ${firstAdmin.password} (change it after logging in)`)
   }
-  io.out(`Log in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' -d '{"email":"${firstAdmin?.email ?? 'admin@example.com'}","password":"${firstAdmin?.password ?? '<your password>'}"}'`)
-  if (firstAdmin === null) io.out('No account yet? Create one: helpdesk users:create --role admin --email you@example.com --password <password>')
+  const login = firstAdmin ?? { email: '<email>', password: '<password>' }
+  io.out(`Log in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' -d '{"email":"${login.email}","password":"${login.password}"}'`)
+  if (firstAdmin === null) io.out('  (demo accounts from `helpdesk seed`: admin@example.com / admin-password; new ones: `helpdesk users:create`)')
+  io.out(`API reference: ${address}/docs`)
 
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
