@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import helpdesk, { helpdeskErrors, isHelpdeskError, NotFoundError, ValidationError } from '@helpdesk/fastify'
 import { buildHostApp } from '../src/app.js'
 
 async function login (app: Awaited<ReturnType<typeof buildHostApp>>['app'], username: string, password: string): Promise<string> {
@@ -69,6 +70,24 @@ for (const dialect of testDialects()) {
       const badLogin = await app.inject({ method: 'POST', url: '/login', payload: { username: 'bob', password: 'nope' } })
       assert.deepEqual(badLogin.json(), { error: 'bad login' }, 'the host keeps its own error shapes')
       assert.equal(badLogin.headers['x-ratelimit-limit'], undefined)
+    })
+
+    it('is a fastify-plugin with a name and a Fastify version, and exposes its error classes', async () => {
+      assert.deepEqual((helpdesk as unknown as Record<symbol, unknown>)[Symbol.for('plugin-meta')], { name: '@helpdesk/fastify', fastify: '5.x' })
+      assert.equal(helpdeskErrors.HD_NOT_FOUND, NotFoundError)
+      const db = await createTestDatabase(dialect)
+      const { app } = await buildHostApp({ databaseUrl: db.url })
+      try {
+        // A host calling the services directly gets the same errors the HTTP API maps to statuses.
+        const invalid = await app.helpdesk.categories.create(null, { name: '' }).catch((error: unknown) => error)
+        assert.ok(isHelpdeskError(invalid, 'HD_VALIDATION'), String(invalid))
+        assert.ok(invalid instanceof ValidationError)
+        assert.equal(invalid.statusCode, 422)
+        assert.deepEqual(Object.keys(invalid.errors), ['name'])
+      } finally {
+        await app.close()
+        await db.drop()
+      }
     })
   })
 }

@@ -1,49 +1,52 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import type { HelpdeskPluginOptions, RateLimitOptions } from '@helpdesk/fastify'
+import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
+
+export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file.js'
+
+/** The plugin options a configuration sets, under the plugin's own names and types. */
+export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginOptions, 'prefix' | 'registration' | 'storageDir'>> & {
+  rateLimit: false | (RateLimitFileOptions & Pick<RateLimitOptions, 'redis'> & { max: number })
+}
 
 /**
- * Settings every command shares. Precedence: command-line flags, then the
- * environment, then `helpdesk.config.json` (or `--config FILE`), then defaults.
+ * Everything `helpdesk` runs with. Precedence: command-line flags, then the
+ * environment, then the config file (`--config FILE`, HELPDESK_CONFIG,
+ * `helpdesk.config.json` or `helpdesk.config.ts`), then defaults.
+ * docs/configuration.md lists every setting (a test checks it).
  */
-export interface CliConfig {
-  /** `sqlite:PATH` or `postgres://...` (HELPDESK_DATABASE_URL, `database`). */
+export interface HelpdeskConfig {
+  /** `sqlite:PATH` or `postgres://...` (--database, HELPDESK_DATABASE_URL, `database`). Default sqlite:./helpdesk.sqlite. */
   databaseUrl: string
-  /** HOST, `host`. Default 127.0.0.1. */
+  /** --host, HOST, `host`. Default 127.0.0.1. */
   host: string
-  /** PORT, `port`. Default 3000. */
+  /** --port, PORT, `port`. Default 3000. */
   port: number
-  /** Requests a minute per token; 0 switches rate limiting off (HELPDESK_RATE_LIMIT, `rateLimit`). Default 600. */
-  rateLimit: number
-  /** Redis for rate-limit counters shared by several instances (HELPDESK_REDIS_URL, `redisUrl`). */
-  redisUrl: string | undefined
-  /** Where uploaded files are kept (HELPDESK_STORAGE_DIR, `storageDir`). Default ./storage. */
-  storageDir: string
-  /** Allow self-registration of customers (HELPDESK_REGISTRATION=0|1, `registration`). Default true. */
-  registration: boolean
+  /** Trust `X-Forwarded-For/-Proto/-Host` from a proxy (HELPDESK_TRUST_PROXY, `trustProxy`). Default false. */
+  trustProxy: boolean
+  /** LOG_LEVEL, `logLevel`; HELPDESK_QUIET=1 means `silent`. Default info. */
+  logLevel: LogLevel
+  /** The Fastify plugin's options: what `helpdesk serve` registers the plugin with. */
+  plugin: ConfiguredPluginOptions
   /** Where the settings came from, for `helpdesk doctor`. */
   configFile: string | null
 }
 
+/** @deprecated The former name of `HelpdeskConfig`. */
+export type CliConfig = HelpdeskConfig
+
 export const DEFAULT_DATABASE_URL = 'sqlite:./helpdesk.sqlite'
-export const CONFIG_FILE = 'helpdesk.config.json'
+export const DEFAULT_RATE_LIMIT = 600
 
-/** A user mistake: printed as one line, exit code 1. */
-export class CliError extends Error {}
-
+/** Flags the commands share; each command declares the ones it takes. */
 export interface ConfigFlags {
   database?: string | undefined
   host?: string | undefined
   port?: string | undefined
+  prefix?: string | undefined
+  /** `--no-rate-limit` sets this to false. */
   rateLimit?: boolean | undefined
   config?: string | undefined
-}
-
-type FileConfig = Partial<{
-  database: string, host: string, port: number, rateLimit: number | false, redisUrl: string, storageDir: string, registration: boolean
-}>
-
-const fileKeys: Record<keyof FileConfig, 'string' | 'number' | 'boolean' | 'rate'> = {
-  database: 'string', host: 'string', port: 'number', rateLimit: 'rate', redisUrl: 'string', storageDir: 'string', registration: 'boolean'
 }
 
 function integer (name: string, value: string | number, min: number, max: number): number {
@@ -60,29 +63,6 @@ function bool (name: string, value: string): boolean {
   throw new CliError(`${name} must be 0 or 1, got "${value}"`)
 }
 
-/** Reads and checks the config file; every problem names the file and the key. */
-export function readConfigFile (path: string | undefined, cwd = process.cwd()): { file: string | null, config: FileConfig } {
-  const file = resolve(cwd, path ?? CONFIG_FILE)
-  if (!existsSync(file)) {
-    if (path !== undefined) throw new CliError(`config file ${file} does not exist`)
-    return { file: null, config: {} }
-  }
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    throw new CliError(`config file ${file} is not valid JSON: ${(error as Error).message}`)
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError(`config file ${file} must hold a JSON object`)
-  for (const [key, value] of Object.entries(parsed)) {
-    const kind = fileKeys[key as keyof FileConfig]
-    if (kind === undefined) throw new CliError(`config file ${file}: unknown key "${key}" (known: ${Object.keys(fileKeys).join(', ')})`)
-    const ok = kind === 'rate' ? value === false || typeof value === 'number' : typeof value === kind
-    if (!ok) throw new CliError(`config file ${file}: "${key}" must be ${kind === 'rate' ? 'a number or false' : `a ${kind}`}`)
-  }
-  return { file, config: parsed as FileConfig }
-}
-
 export function checkDatabaseUrl (url: string): string {
   if (!url.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(url)) {
     throw new CliError(`unsupported database URL "${url}": use sqlite:PATH or postgres://user@host:port/database`)
@@ -90,28 +70,55 @@ export function checkDatabaseUrl (url: string): string {
   return url
 }
 
-export function loadConfig (flags: ConfigFlags = {}, env = process.env): CliConfig {
-  const { file, config } = readConfigFile(flags.config ?? env.HELPDESK_CONFIG)
-  const rate = flags.rateLimit === false
-    ? 0
-    : env.HELPDESK_RATE_LIMIT !== undefined
-      ? integer('HELPDESK_RATE_LIMIT', env.HELPDESK_RATE_LIMIT, 0, 1_000_000)
-      : config.rateLimit === false ? 0 : integer('rateLimit', config.rateLimit ?? 600, 0, 1_000_000)
+/** Flags over HELPDESK_RATE_LIMIT / HELPDESK_LOGIN_RATE_LIMIT / HELPDESK_REDIS_URL over the file; 0 or false is off. */
+function rateLimitOf (flags: ConfigFlags, env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): ConfiguredPluginOptions['rateLimit'] {
+  if (flags.rateLimit === false) return false
+  const fromFile: RateLimitFileOptions = typeof file.rateLimit === 'object'
+    ? file.rateLimit
+    : { max: file.rateLimit === false ? 0 : file.rateLimit ?? DEFAULT_RATE_LIMIT }
+  const max = env.HELPDESK_RATE_LIMIT !== undefined ? integer('HELPDESK_RATE_LIMIT', env.HELPDESK_RATE_LIMIT, 0, 1_000_000) : fromFile.max ?? DEFAULT_RATE_LIMIT
+  if (max === 0) return false
+  const loginMax = env.HELPDESK_LOGIN_RATE_LIMIT !== undefined
+    ? integer('HELPDESK_LOGIN_RATE_LIMIT', env.HELPDESK_LOGIN_RATE_LIMIT, 1, 1_000_000)
+    : fromFile.loginMax
+  const redis = env.HELPDESK_REDIS_URL !== undefined ? checked('HELPDESK_REDIS_URL', env.HELPDESK_REDIS_URL, isRedisUrl) : file.redisUrl
+  return {
+    ...fromFile,
+    max,
+    ...(loginMax !== undefined ? { loginMax } : {}),
+    ...(redis !== undefined ? { redis } : {})
+  }
+}
+
+function logLevelOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): LogLevel {
+  if (env.HELPDESK_QUIET !== undefined && bool('HELPDESK_QUIET', env.HELPDESK_QUIET)) return 'silent'
+  return env.LOG_LEVEL !== undefined ? checked('LOG_LEVEL', env.LOG_LEVEL, isLogLevel) as LogLevel : file.logLevel ?? 'info'
+}
+
+/** Reads flags, the environment and the config file into one checked configuration; a bad value throws a one-line CliError. */
+export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): HelpdeskConfig {
+  const { file, config } = readConfigFile(flags.config ?? env.HELPDESK_CONFIG, cwd)
+  const portName = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'port'
+  const prefixName = flags.prefix !== undefined ? '--prefix' : env.HELPDESK_PREFIX !== undefined ? 'HELPDESK_PREFIX' : 'prefix'
   return {
     databaseUrl: checkDatabaseUrl(flags.database ?? env.HELPDESK_DATABASE_URL ?? config.database ?? DEFAULT_DATABASE_URL),
     host: flags.host ?? env.HOST ?? config.host ?? '127.0.0.1',
-    port: integer(flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'port', flags.port ?? env.PORT ?? config.port ?? 3000, 0, 65535),
-    rateLimit: rate,
-    redisUrl: env.HELPDESK_REDIS_URL ?? config.redisUrl,
-    storageDir: resolve(env.HELPDESK_STORAGE_DIR ?? config.storageDir ?? './storage'),
-    registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true,
+    port: integer(portName, flags.port ?? env.PORT ?? config.port ?? 3000, 0, 65535),
+    trustProxy: env.HELPDESK_TRUST_PROXY !== undefined ? bool('HELPDESK_TRUST_PROXY', env.HELPDESK_TRUST_PROXY) : config.trustProxy ?? false,
+    logLevel: logLevelOf(env, config),
+    plugin: {
+      prefix: checked(prefixName, flags.prefix ?? env.HELPDESK_PREFIX ?? config.prefix ?? '/api/v1', isPrefix),
+      rateLimit: rateLimitOf(flags, env, config),
+      storageDir: resolve(cwd, env.HELPDESK_STORAGE_DIR ?? config.storageDir ?? './storage'),
+      registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true
+    },
     configFile: file
   }
 }
 
 /** The database URL for commands that need nothing else. */
-export function databaseUrl (flag: string | undefined, env = process.env): string {
-  return loadConfig({ database: flag }, env).databaseUrl
+export function databaseUrl (flag: string | undefined, env = process.env, configPath?: string): string {
+  return loadConfig({ database: flag, config: configPath }, env).databaseUrl
 }
 
 /** A database URL safe to print: no password. */

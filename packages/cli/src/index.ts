@@ -1,4 +1,5 @@
 export { run, buildProgram } from './program.js'
-export { buildServer } from './server.js'
-export { loadConfig, type CliConfig } from './config.js'
+export { buildServer, helpdeskFor, pluginOptionsFor, DOCS_PATH } from './server.js'
+export { loadConfig, type HelpdeskConfig, type CliConfig, type ConfiguredPluginOptions, type ConfigFlags } from './config.js'
+export { CONFIG_FILES, CONFIG_FILE_KEYS, type HelpdeskConfigFile, type RateLimitFileOptions, type LogLevel } from './config-file.js'
 export { DEMO_ACCOUNTS } from './commands/seed.js'

@@ -1,29 +1,49 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { Helpdesk } from '@helpdesk/core'
+import { createHelpdesk, createLocalFileStorage, type Helpdesk, type Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import helpdeskPlugin, { openapiOptions } from '@helpdesk/fastify'
-import type { CliConfig } from './config.js'
+import helpdeskPlugin, { frameworkErrors, openapiOptions, type HelpdeskPluginOptions } from '@helpdesk/fastify'
+import type { HelpdeskConfig } from './config.js'
+import { trackRequestsInFlight } from './graceful-shutdown.js'
 
-/** The standalone server `helpdesk serve` runs: the plugin on a bare Fastify app. */
-export async function buildServer (config: CliConfig, helpdesk: Helpdesk, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: options.logger === false
-      ? false
-      : { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    trustProxy: process.env.HELPDESK_TRUST_PROXY === '1',
-    bodyLimit: 1024 * 1024
+/** Where `helpdesk serve` shows Swagger UI (and `/docs/json`, the OpenAPI document). */
+export const DOCS_PATH = '/docs'
+
+/** The services the server runs, built from the configuration: registration, and where uploaded files live. */
+export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
+  return createHelpdesk({
+    store,
+    registration: config.plugin.registration,
+    fileStorage: createLocalFileStorage(config.plugin.storageDir)
   })
-  // Registered at the root so Swagger UI at /docs lists every route the plugin adds.
-  await app.register(swagger, openapiOptions())
-  await app.register(swaggerUi, { routePrefix: '/docs' })
-  await app.register(helpdeskPlugin, {
-    helpdesk,
-    storageDir: config.storageDir,
-    rateLimit: config.rateLimit === 0
+}
+
+/** The one place the configuration becomes the plugin's options. */
+export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): HelpdeskPluginOptions {
+  return { ...config.plugin, helpdesk }
+}
+
+/** The standalone server `helpdesk serve` runs: the plugin on a bare Fastify app, with Swagger UI at /docs. */
+export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false || config.logLevel === 'silent'
       ? false
-      : { max: config.rateLimit, ...(config.redisUrl !== undefined ? { redis: config.redisUrl } : {}) }
-  } as Parameters<typeof helpdeskPlugin>[1])
+      : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // URLs Fastify refuses before routing (broken escapes, over-long ids) get the contract's `{ message }` too.
+    frameworkErrors
+  })
+  trackRequestsInFlight(app)
+  // Every answer of the server, Swagger UI and its 404s included, not only the API's.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.header('x-content-type-options', 'nosniff')
+    return payload
+  })
+  // Registered at the root so Swagger UI lists every route the plugin adds.
+  await app.register(swagger, openapiOptions(config.plugin.prefix))
+  await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: true } })
+  await app.register(helpdeskPlugin, pluginOptionsFor(config, helpdesk))
   app.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ message: 'Not found.' }))
   return app
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
-import { run } from '../src/program.js'
+import { buildProgram, run } from '../src/program.js'
 import { serve } from '../src/commands/serve.js'
 import type { CliIo } from '../src/io.js'
 
@@ -23,6 +23,9 @@ for (const dialect of testDialects()) {
       const io = captureIo()
       assert.equal(await run(['migrate', '--database', db.url], io), 0)
       assert.match(io.stdout.join('\n'), /Applied migrations: 0001-foundation/)
+      const upToDate = captureIo()
+      assert.equal(await run(['migrate', '--database', db.url, '--json'], upToDate), 0)
+      assert.deepEqual(upToDate.stdout.map((l) => JSON.parse(l)), [{ applied: [] }])
 
       assert.equal(await run(['users:create', '--role', 'admin', '--email', 'Root@Example.com', '--password', 'secret1', '--database', db.url], io), 0)
 
@@ -42,6 +45,12 @@ for (const dialect of testDialects()) {
       assert.equal(await run(['tokens:create', '--email', 'root@example.com', '--database', db.url], token), 0)
       assert.equal(token.stdout.length, 1)
       assert.match(token.stdout[0] ?? '', /^hd_[A-Za-z0-9_-]{43}$/)
+      const tokenJson = captureIo()
+      assert.equal(await run(['tokens:create', '--email', 'root@example.com', '--name', 'deploy-bot', '--json', '--database', db.url], tokenJson), 0)
+      const issued = JSON.parse(tokenJson.stdout[0] ?? '{}') as { id: number, name: string, token: string }
+      assert.equal(issued.name, 'deploy-bot')
+      assert.ok(Number.isInteger(issued.id))
+      assert.match(issued.token, /^hd_/)
 
       const seeded = captureIo()
       assert.equal(await run(['seed', '--database', db.url, '--json'], seeded), 0)
@@ -86,11 +95,14 @@ describe('helpdesk binary', () => {
     assert.match(result.stderr, /^error: unsupported database URL "mysql:\/\/x"/)
   })
 
-  it('has help with examples on every command', () => {
-    for (const command of ['serve', 'migrate', 'seed', 'users:create', 'tokens:create', 'import', 'doctor']) {
+  it('has help with examples, and --json for scripts, on every command', () => {
+    const commands = buildProgram(captureIo()).commands
+    assert.ok(commands.length >= 7)
+    for (const command of commands.map((c) => c.name())) {
       const result = spawnSync(process.execPath, [bin, command, '--help'], { encoding: 'utf8' })
       assert.equal(result.status, 0, command)
-      assert.match(result.stdout, /Example/, command)
+      assert.match(result.stdout, /Examples?:\n {2}\S*helpdesk /, command)
+      assert.match(result.stdout, /--json/, command)
     }
   })
 })

@@ -1,11 +1,13 @@
 /**
  * Domain errors. Each carries the HTTP-ish status the contract gives it, so any
  * door (HTTP, CLI) can translate it without knowing the rule that raised it.
+ * Every class is listed once in `helpdeskErrors` under its code.
  */
 export type FieldErrors = Record<string, string[]>
 
 export class HelpdeskError extends Error {
   readonly statusCode: number
+  /** Stable and machine-readable: one of the keys of `helpdeskErrors`. */
   readonly code: string
   constructor (message: string, statusCode: number, code: string) {
     super(message)
@@ -64,4 +66,27 @@ export class UnavailableError extends HelpdeskError {
   constructor (message = 'The service is temporarily unavailable. Please try again shortly.') {
     super(message, 503, 'HD_UNAVAILABLE')
   }
+}
+
+/**
+ * The error registry: every error the services raise, keyed by its code
+ * (key equals `error.code`). Hosts that call the services directly match on
+ * `error.code` or `instanceof`; docs/errors.md lists every code (a test
+ * checks it against this object).
+ */
+export const helpdeskErrors = {
+  HD_BAD_QUERY: BadQueryError,
+  HD_UNAUTHENTICATED: UnauthenticatedError,
+  HD_FORBIDDEN: ForbiddenError,
+  HD_NOT_FOUND: NotFoundError,
+  HD_PAYLOAD_TOO_LARGE: PayloadTooLargeError,
+  HD_VALIDATION: ValidationError,
+  HD_UNAVAILABLE: UnavailableError
+} as const
+
+export type HelpdeskErrorCode = keyof typeof helpdeskErrors
+
+/** Whether `error` is a help-desk error, optionally of one code: `isHelpdeskError(e, 'HD_NOT_FOUND')`. */
+export function isHelpdeskError (error: unknown, code?: HelpdeskErrorCode): error is HelpdeskError {
+  return error instanceof HelpdeskError && (code === undefined || error.code === code)
 }

@@ -1,4 +1,5 @@
 import { AuthService } from './auth/auth-service.js'
+import type { TokenCacheOptions } from './auth/token-cache.js'
 import { createArgon2Hasher } from './auth/argon2-hasher.js'
 import { CannedResponseService } from './canned-responses/canned-response-service.js'
 import { CategoryService } from './categories/category-service.js'
@@ -31,6 +32,8 @@ export interface HelpdeskOptions {
   marketplace?: MarketplaceVerifier
   /** Where attachment files are stored. Default: the local directory `./storage` (relative to the working directory). */
   fileStorage?: FileStorage
+  /** Caching of bearer-token lookups (revocations always apply at once). Default: 10 s, 10,000 tokens. */
+  tokenCache?: TokenCacheOptions
 }
 
 /** The whole domain: every use case, built on one store. HTTP and CLI both call these. */
@@ -66,7 +69,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   return {
     context,
     events: context.events,
-    auth: new AuthService(context),
+    auth: new AuthService(context, options.tokenCache),
     customers: new CustomerService(context),
     agents: new AgentService(context),
     categories: new CategoryService(context),

@@ -43,6 +43,12 @@ export interface Store {
   readonly attachments: AttachmentRepository
   /** Checks the database answers. */
   ping(): Promise<void>
+  /**
+   * Reorganises indexes after bulk writes (seeding, large imports): search
+   * indexes compacted, the query planner's statistics refreshed. Safe at any
+   * time; takes seconds on millions of rows.
+   */
+  optimize(): Promise<void>
   close(): Promise<void>
 }
 
@@ -76,6 +82,8 @@ export interface UserRepository {
   /** The stored password hash, for the auth service only. */
   findPasswordHash(id: number): Promise<string | null>
   create(user: NewUser): Promise<User>
+  /** Inserts many (seeding, bulk imports) in batches; returns their ids in input order. */
+  createMany(users: NewUser[]): Promise<number[]>
   update(id: number, patch: UserPatch): Promise<User | null>
   delete(id: number): Promise<boolean>
   /** Customers (role 3) or staff (roles 1 and 2). */
@@ -95,12 +103,24 @@ export interface UserRepository {
 
 export interface TokenRepository {
   create(token: { user_id: number, name: string | null, token_hash: string }): Promise<ApiToken>
-  /** The owner of a token hash, or null. Banned users' tokens resolve to their user; callers check status. */
-  findUserByHash(tokenHash: string): Promise<{ token: ApiToken, user: User } | null>
+  /**
+   * The owner of a token hash, or null. Banned users' tokens resolve to their
+   * user; callers check status. `authRevision` is `revision()` as read by the
+   * same statement.
+   */
+  findUserByHash(tokenHash: string): Promise<{ token: ApiToken, user: User, authRevision: number } | null>
   listForUser(userId: number): Promise<ApiToken[]>
   /** Deletes a token of this user; false when it is not theirs or missing. */
   deleteForUser(userId: number, tokenId: number): Promise<boolean>
   deleteAllForUser(userId: number): Promise<void>
+  /**
+   * The auth revision: a number shared by every instance through the database
+   * that changes in the same transaction as any token deletion, any update or
+   * deletion of a user (a login's `last_login_at` alone aside) and any change
+   * of an agent's categories. Whoever caches token lookups (or what follows
+   * from them) trusts an entry only under the revision it was read with.
+   */
+  revision(): Promise<number>
 }
 
 export interface CategoryRepository {

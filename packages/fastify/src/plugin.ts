@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { createHelpdesk, createLocalFileStorage, gravatar, type Helpdesk } from '@helpdesk/core'
 import { installAuthentication } from './http/authentication.js'
+import { installNulCharacterCheck } from './http/nul-characters.js'
 import { installErrorHandling } from './http/errors.js'
 import { installEventSubscription } from './http/event-subscription.js'
 import { installOpenApi } from './http/openapi.js'
@@ -55,15 +56,17 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
     installValidation(app)
     installErrorHandling(app)
     await installOpenApi(app, options.prefix ?? '/api/v1')
-    app.addHook('onSend', async (_request, reply, payload) => {
+    // A callback hook, not an async one: it runs on every response.
+    app.addHook('onSend', (_request, reply, payload, done) => {
       reply.header('x-content-type-options', 'nosniff')
-      return payload
+      done(null, payload)
     })
     if (options.rateLimit !== false) {
       const close = await installRateLimit(app, options.rateLimit ?? {})
       app.addHook('onClose', close)
     }
     installAuthentication(app, helpdesk, options)
+    installNulCharacterCheck(app)
     const context: RouteContext = { helpdesk, avatar: options.avatar ?? gravatar, options: { ...options, rateLimit: options.rateLimit ?? {} } }
     for (const routes of routeModules) routes(app, context)
   }, { prefix: options.prefix ?? '/api/v1' })

@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, type Helpdesk, type User } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '@helpdesk/store-knex'
-import helpdeskPlugin, { type HelpdeskPluginOptions } from '../src/index.js'
+import helpdeskPlugin, { frameworkErrors, type HelpdeskPluginOptions } from '../src/index.js'
 
 export { testDialects }
 
@@ -23,8 +23,18 @@ export interface TestApp {
   inject: (options: InjectOptions & { token?: string }) => ReturnType<FastifyInstance['inject']>
   /** Every route the plugin registered, as `METHOD /url` (HEAD routes left out). */
   routes: string[]
+  /** The same routes with their options (schemas, config), for tests that derive requests from them. */
+  routeOptions: RegisteredRoute[]
   /** This app's attachment directory: a temporary one, removed afterwards. */
   storageDir: string
+}
+
+/** A registered route as the onRoute hook saw it. */
+export interface RegisteredRoute {
+  method: string
+  url: string
+  schema: Record<string, unknown>
+  config: Record<string, unknown>
 }
 
 let counter = 0
@@ -42,10 +52,15 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
     fileStorage: options.fileStorage ?? createLocalFileStorage(storageDir),
     ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {})
   })
-  const app = Fastify({ logger: false })
+  const app = Fastify({ logger: false, frameworkErrors })
   const routes: string[] = []
+  const routeOptions: RegisteredRoute[] = []
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`)
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue
+      routes.push(`${method} ${route.url}`)
+      routeOptions.push({ method, url: route.url, schema: (route.schema ?? {}) as Record<string, unknown>, config: (route.config ?? {}) as Record<string, unknown> })
+    }
   })
   await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, ...options })
   await app.ready()
@@ -60,6 +75,7 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
   return {
     app,
     routes,
+    routeOptions,
     storageDir,
     store,
     helpdesk,

@@ -11,6 +11,8 @@ import { createCustomFieldRepository } from './repositories/custom-field-reposit
 import { createCustomerNoteRepository } from './repositories/customer-note-repository.js'
 import { createNotificationRepository } from './repositories/notification-repository.js'
 import { createImportRepository } from './repositories/import-repository.js'
+import { ReadMarks } from './repositories/read-marks.js'
+import { ticketSearchIndex } from './repositories/ticket-search.js'
 import type { RepositoryContext } from './repositories/repository-context.js'
 import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
@@ -28,17 +30,23 @@ export interface KnexStoreOptions {
 
 /** Wraps every method of a repository so driver errors leave the store as domain errors. */
 function translated<T extends object> (repository: T, dialect: Dialect): T {
+  // One wrapper per method, made on first use: repositories sit on every request's path.
+  const wrappers = new Map<PropertyKey, { method: unknown, wrapper: unknown }>()
   return new Proxy(repository, {
     get (target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown
       if (typeof value !== 'function') return value
-      return async (...args: unknown[]) => {
+      const known = wrappers.get(property)
+      if (known !== undefined && known.method === value) return known.wrapper
+      const wrapper = async (...args: unknown[]): Promise<unknown> => {
         try {
           return await (value as (...a: unknown[]) => Promise<unknown>).apply(receiver, args)
         } catch (error) {
           throw dialect.translateError(error) ?? error
         }
       }
+      wrappers.set(property, { method: value, wrapper })
+      return wrapper
     }
   })
 }
@@ -63,9 +71,10 @@ export class KnexStore implements Store {
     readonly knex: Knex,
     readonly dialect: Dialect,
     readonly clock: Clock,
-    private readonly inTransaction = false
+    private readonly inTransaction = false,
+    private readonly readMarks = new ReadMarks(knex, dialect)
   ) {
-    const ctx: RepositoryContext = { db: knex, dialect, clock }
+    const ctx: RepositoryContext = { db: knex, dialect, clock, readMarks }
     this.users = translated(createUserRepository(ctx), dialect)
     this.tokens = translated(createTokenRepository(ctx), dialect)
     this.categories = translated(createCategoryRepository(ctx), dialect)
@@ -84,7 +93,7 @@ export class KnexStore implements Store {
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return await fn(this)
     try {
-      return await this.knex.transaction(async (trx) => await fn(new KnexStore(trx, this.dialect, this.clock, true)))
+      return await this.knex.transaction(async (trx) => await fn(new KnexStore(trx, this.dialect, this.clock, true, this.readMarks)))
     } catch (error) {
       throw this.dialect.translateError(error) ?? error
     }
@@ -96,6 +105,10 @@ export class KnexStore implements Store {
     } catch (error) {
       throw this.dialect.translateError(error) ?? error
     }
+  }
+
+  async optimize (): Promise<void> {
+    await this.dialect.fullText.optimize(this.knex, ticketSearchIndex, ['users'])
   }
 
   /** Applies pending migrations; returns the names applied. */
@@ -111,6 +124,7 @@ export class KnexStore implements Store {
   }
 
   async close (): Promise<void> {
+    await this.readMarks.settled()
     await this.knex.destroy()
   }
 }

@@ -1,20 +1,10 @@
-import { describe, it, type TestContext } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { noPermissions, Role, UnavailableError, UserStatus, ValidationError, type NewUser } from '@helpdesk/core'
-import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '../src/index.js'
+import { createKnexStore, testDialects, type KnexStore } from '../src/index.js'
+import { migratedStore } from './migrated-store.js'
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
-
-async function migratedStore (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<KnexStore> {
-  const db = await createTestDatabase(dialect)
-  const store = createKnexStore({ url: db.url })
-  await store.migrate()
-  t.after(async () => {
-    await store.close()
-    await db.drop()
-  })
-  return store
-}
 
 function person (email: string, role: NewUser['role'] = Role.Customer): NewUser {
   return { role, first_name: 'Pat', last_name: 'Doe', email, status: UserStatus.Active, password_hash: null }

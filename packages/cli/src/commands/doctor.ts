@@ -1,6 +1,7 @@
 import { Command } from 'commander'
 import { accessSync, constants, mkdirSync } from 'node:fs'
-import { loadConfig, redact, type CliConfig, type ConfigFlags } from '../config.js'
+import { loadConfig, redact, type ConfigFlags, type HelpdeskConfig } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { openStore } from '../open-store.js'
 import { describeError } from '../describe-error.js'
@@ -10,7 +11,7 @@ export interface Check { name: string, ok: boolean, detail: string, fix?: string
 /** Checks configuration, database connectivity, migrations and the storage directory; says what to fix. */
 export async function diagnose (flags: ConfigFlags): Promise<Check[]> {
   const checks: Check[] = []
-  let config: CliConfig
+  let config: HelpdeskConfig
   try {
     config = loadConfig(flags)
     checks.push({ name: 'configuration', ok: true, detail: config.configFile ?? 'defaults and environment (no helpdesk.config.json)' })
@@ -33,11 +34,11 @@ export async function diagnose (flags: ConfigFlags): Promise<Check[]> {
     checks.push({ name: 'database', ok: false, detail: describeError(error), fix: 'check HELPDESK_DATABASE_URL / --database and that the server runs' })
   }
   try {
-    mkdirSync(config.storageDir, { recursive: true })
-    accessSync(config.storageDir, constants.W_OK | constants.R_OK)
-    checks.push({ name: 'storage', ok: true, detail: `${config.storageDir} is writable` })
+    mkdirSync(config.plugin.storageDir, { recursive: true })
+    accessSync(config.plugin.storageDir, constants.W_OK | constants.R_OK)
+    checks.push({ name: 'storage', ok: true, detail: `${config.plugin.storageDir} is writable` })
   } catch (error) {
-    checks.push({ name: 'storage', ok: false, detail: `${config.storageDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, fix: 'set HELPDESK_STORAGE_DIR to a writable directory' })
+    checks.push({ name: 'storage', ok: false, detail: `${config.plugin.storageDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, fix: 'set HELPDESK_STORAGE_DIR to a writable directory' })
   }
   return checks
 }
@@ -56,8 +57,8 @@ export async function doctor (flags: ConfigFlags & { json?: boolean }, io: CliIo
 export function doctorCommand (io: CliIo): Command {
   return new Command('doctor')
     .description('Check configuration, database, migrations and storage, and say what to fix')
-    .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
-    .option('--config <file>', 'config file (default ./helpdesk.config.json)')
+    .addOption(databaseOption())
+    .addOption(configOption())
     .option('--json', 'print the checks as JSON')
     .addHelpText('after', '\nExamples:\n  helpdesk doctor\n  helpdesk doctor --database postgres://postgres@127.0.0.1/helpdesk --json')
     .action(async (options: ConfigFlags & { json?: boolean }) => {

@@ -2,11 +2,12 @@ import { Command } from 'commander'
 import { existsSync } from 'node:fs'
 import type { ImportFormat, ImportJob } from '@helpdesk/core'
 import { CliError, databaseUrl } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
 import { progressBar } from '../progress.js'
 
-export interface ImportOptions { database?: string, format?: ImportFormat, batchSize?: string, json?: boolean }
+export interface ImportOptions { database?: string, config?: string, format?: ImportFormat, batchSize?: string, json?: boolean }
 
 /** Imports a JSON, JSON Lines or CSV file (docs/import-format.md); resolves with the finished job. */
 export async function importCommandAction (file: string, options: ImportOptions, io: CliIo): Promise<ImportJob> {
@@ -18,7 +19,7 @@ export async function importCommandAction (file: string, options: ImportOptions,
   if (options.format !== undefined && !['json', 'jsonl', 'csv'].includes(options.format)) {
     throw new CliError(`--format must be json, jsonl or csv, got "${options.format}"`)
   }
-  return await withHelpdesk(databaseUrl(options.database), async (helpdesk) => {
+  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
     const bar = progressBar('Importing', options.json !== true)
     const started = Date.now()
     let job: ImportJob
@@ -48,7 +49,8 @@ export function importCommand (io: CliIo): Command {
     .argument('<file>', 'the file to import (see docs/import-format.md)')
     .option('--format <format>', 'json, jsonl or csv (default: from the extension or content)')
     .option('--batch-size <n>', 'records per transaction (default 500)')
-    .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
+    .addOption(databaseOption())
+    .addOption(configOption())
     .option('--json', 'print the finished job as JSON (no progress bar)')
     .addHelpText('after', '\nExamples:\n  helpdesk import examples/import/sample.jsonl\n  helpdesk import customers.csv --database postgres://postgres@127.0.0.1/helpdesk')
     .action(async (file: string, options: ImportOptions) => { await importCommandAction(file, options, io) })

@@ -1,13 +1,18 @@
 import { Command } from 'commander'
 import { databaseUrl } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { openStore } from '../open-store.js'
 
-export async function migrate (options: { database?: string }, io: CliIo): Promise<string[]> {
-  const store = await openStore(databaseUrl(options.database))
+export interface MigrateOptions { database?: string, config?: string, json?: boolean }
+
+/** Applies pending migrations; resolves with the names applied (none when the database is up to date). */
+export async function migrate (options: MigrateOptions, io: CliIo): Promise<string[]> {
+  const store = await openStore(databaseUrl(options.database, process.env, options.config))
   try {
     const applied = await store.migrate()
-    io.out(applied.length === 0 ? 'Database is up to date.' : `Applied migrations: ${applied.join(', ')}`)
+    if (options.json === true) io.out(JSON.stringify({ applied }))
+    else io.out(applied.length === 0 ? 'Database is up to date.' : `Applied migrations: ${applied.join(', ')}`)
     return applied
   } finally {
     await store.close()
@@ -17,7 +22,9 @@ export async function migrate (options: { database?: string }, io: CliIo): Promi
 export function migrateCommand (io: CliIo): Command {
   return new Command('migrate')
     .description('Apply pending database migrations')
-    .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
-    .addHelpText('after', '\nExample:\n  helpdesk migrate --database postgres://postgres@127.0.0.1/helpdesk')
-    .action(async (options: { database?: string }) => { await migrate(options, io) })
+    .addOption(databaseOption())
+    .addOption(configOption())
+    .option('--json', 'print {"applied": [names]}')
+    .addHelpText('after', '\nExamples:\n  helpdesk migrate\n  helpdesk migrate --database postgres://postgres@127.0.0.1/helpdesk --json')
+    .action(async (options: MigrateOptions) => { await migrate(options, io) })
 }

@@ -1,8 +1,11 @@
 import { Command } from 'commander'
 import { Role, type Helpdesk, type User } from '@helpdesk/core'
-import { databaseUrl } from '../config.js'
+import { CliError, databaseUrl } from '../config.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
+import { progressBar } from '../progress.js'
+import type { VolumePlan } from '../seed/seed-data.js'
+import { seedVolume, VOLUME_PASSWORD, type VolumeSummary } from '../seed/seed-volume.js'
 
 /** The demo accounts `helpdesk seed` creates (printed, and used by the README's curl tour). */
 export const DEMO_ACCOUNTS = [
@@ -12,6 +15,18 @@ export const DEMO_ACCOUNTS = [
 ] as const
 
 export const DEMO_CATEGORIES = ['General', 'Billing', 'Technical support']
+
+export interface SeedOptions {
+  database?: string
+  json?: boolean
+  tickets?: string
+  customers?: string
+  commentsPerTicket?: string
+  agents?: string
+  categories?: string
+  seed?: string
+  years?: string
+}
 
 async function ensureUser (helpdesk: Helpdesk, account: typeof DEMO_ACCOUNTS[number]): Promise<{ user: User, created: boolean }> {
   const existing = await helpdesk.context.store.users.findByEmail(account.email)
@@ -23,8 +38,38 @@ async function ensureUser (helpdesk: Helpdesk, account: typeof DEMO_ACCOUNTS[num
   return { user, created: true }
 }
 
-/** Demo data: an administrator, an agent (assigned to every demo category), a customer, categories. Idempotent. */
-export async function seed (options: { database?: string, json?: boolean }, io: CliIo): Promise<void> {
+function count (name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new CliError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`)
+  }
+  return Number(value)
+}
+
+/** The volume plan of the flags, or null when no volume flag was given (demo data only). */
+export function volumePlan (options: SeedOptions): VolumePlan | null {
+  const flags = [options.tickets, options.customers, options.commentsPerTicket, options.agents, options.categories, options.seed, options.years]
+  if (flags.every((f) => f === undefined)) return null
+  const tickets = count('tickets', options.tickets, 0, 0, 50_000_000)
+  return {
+    tickets,
+    customers: count('customers', options.customers, Math.max(1, Math.ceil(tickets / 5)), 1, 10_000_000),
+    commentsPerTicket: count('comments-per-ticket', options.commentsPerTicket, 2, 0, 50),
+    agents: count('agents', options.agents, 20, 1, 1000),
+    categories: count('categories', options.categories, 8, 1, 100),
+    seed: count('seed', options.seed, 1, 0, 2 ** 31 - 1),
+    years: count('years', options.years, 3, 1, 30)
+  }
+}
+
+/**
+ * Demo data: an administrator, an agent, a customer and categories
+ * (idempotent). With volume flags it also generates realistic tickets,
+ * customers, agents and comments from a seeded PRNG, and the demo agent is
+ * assigned to every category.
+ */
+export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
+  const plan = volumePlan(options)
   await withHelpdesk(databaseUrl(options.database), async (helpdesk) => {
     const users = []
     for (const account of DEMO_ACCOUNTS) users.push({ account, ...await ensureUser(helpdesk, account) })
@@ -34,10 +79,24 @@ export async function seed (options: { database?: string, json?: boolean }, io: 
     for (const name of DEMO_CATEGORIES) {
       if (!names.has(name)) categoryIds.push((await helpdesk.categories.create(null, { name })).id)
     }
+    let volume: VolumeSummary | null = null
+    if (plan !== null) {
+      const bar = progressBar('Seeding', options.json !== true)
+      try {
+        volume = await seedVolume(helpdesk, plan, bar.update)
+      } finally {
+        bar.stop()
+      }
+    }
     const agent = users.find((u) => u.account.role === 'agent')
-    if (agent !== undefined) await helpdesk.context.store.users.setCategories(agent.user.id, categoryIds)
+    const agentCategories = [...new Set([...categoryIds, ...(volume?.categoryIds ?? [])])]
+    if (agent !== undefined) await helpdesk.context.store.users.setCategories(agent.user.id, agentCategories)
     if (options.json === true) {
-      io.out(JSON.stringify({ accounts: DEMO_ACCOUNTS.map(({ role, email, password }) => ({ role, email, password })), categories: categoryIds }))
+      io.out(JSON.stringify({
+        accounts: DEMO_ACCOUNTS.map(({ role, email, password }) => ({ role, email, password })),
+        categories: categoryIds,
+        ...(volume !== null ? { volume: { ...volume, plan, password: VOLUME_PASSWORD } } : {})
+      }))
       return
     }
     io.out('Demo data ready. Accounts (email / password):')
@@ -45,14 +104,27 @@ export async function seed (options: { database?: string, json?: boolean }, io: 
       io.out(`  ${account.role.padEnd(8)} ${account.email} / ${account.password}${created ? '' : ' (already existed; password unchanged)'}`)
     }
     io.out(`  categories: ${DEMO_CATEGORIES.join(', ')}`)
+    if (volume !== null) {
+      const rate = Math.round(volume.tickets / Math.max(volume.seconds, 0.001))
+      io.out(`Generated ${volume.tickets} tickets with ${volume.comments} comments, ${volume.customers} customers, ${volume.agents} agents ` +
+        `in ${volume.categories} categories in ${volume.seconds.toFixed(1)} s (${rate} tickets/s, --seed ${plan?.seed ?? 1}). ` +
+        `Generated people log in with the password "${VOLUME_PASSWORD}".`)
+    }
   })
 }
 
 export function seedCommand (io: CliIo): Command {
   return new Command('seed')
-    .description('Create demo accounts and categories (idempotent)')
+    .description('Create demo accounts and categories (idempotent); with --tickets, also generate realistic volume data')
     .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
-    .option('--json', 'print the created accounts as JSON')
-    .addHelpText('after', '\nExample:\n  helpdesk seed && helpdesk serve')
-    .action(async (options: { database?: string, json?: boolean }) => { await seed(options, io) })
+    .option('--json', 'print the created accounts (and the volume summary) as JSON, without a progress bar')
+    .option('--tickets <n>', 'generate N tickets (oldest first, spread over --years)')
+    .option('--customers <n>', 'generate N customers who own them (default tickets / 5)')
+    .option('--comments-per-ticket <k>', 'average comments per ticket, 0 to 2K each (default 2)')
+    .option('--agents <n>', 'generate N agents, each in one to three categories (default 20)')
+    .option('--categories <n>', 'use N categories (default 8)')
+    .option('--seed <n>', 'PRNG seed: the same seed writes the same data (default 1)')
+    .option('--years <n>', 'spread tickets over N years up to 2026-01-01 (default 3)')
+    .addHelpText('after', '\nExamples:\n  helpdesk seed && helpdesk serve\n  helpdesk seed --tickets 1000000 --customers 200000 --comments-per-ticket 2 --seed 7')
+    .action(async (options: SeedOptions) => { await seed(options, io) })
 }

@@ -1,39 +1,63 @@
 import { Command } from 'commander'
 import { randomBytes } from 'node:crypto'
-import { createHelpdesk, Role } from '@helpdesk/core'
+import { Role, type Helpdesk } from '@helpdesk/core'
 import { loadConfig, redact, type ConfigFlags } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { openStore } from '../open-store.js'
-import { buildServer } from '../server.js'
+import { closeGracefully, shutdownGraceMs } from '../graceful-shutdown.js'
+import { buildServer, DOCS_PATH, helpdeskFor } from '../server.js'
 
-export type ServeOptions = ConfigFlags
+export type ServeOptions = ConfigFlags & { json?: boolean }
+
+/** What `serve` prints with `--json`: one line, for scripts and process managers. */
+export interface ServeSummary {
+  url: string
+  docs: string
+  database: string
+  migrations: string[]
+  /** Set when the database had no administrator and one was created. */
+  firstAdmin: { email: string, password: string } | null
+}
 
 /** Migrates, creates a first administrator on an empty database, and serves until SIGINT/SIGTERM. */
-export async function serve (options: ServeOptions, io: CliIo): Promise<{ close: () => Promise<void>, url: string }> {
+export async function serve (options: ServeOptions, io: CliIo): Promise<{ close: () => Promise<void>, url: string, summary: ServeSummary }> {
   const config = loadConfig(options)
+  const graceMs = shutdownGraceMs()
   const store = await openStore(config.databaseUrl)
-  const applied = await store.migrate()
-  if (applied.length > 0) io.err(`Applied migrations: ${applied.join(', ')}`)
-  const helpdesk = createHelpdesk({ store, registration: config.registration })
-  const firstAdmin = await bootstrapAdmin(helpdesk)
-  const app = await buildServer(config, helpdesk, { logger: process.env.HELPDESK_QUIET !== '1' })
-  const address = await app.listen({ host: config.host, port: config.port })
-  const url = `${address}/api/v1`
-  io.out(`Help desk API listening on ${url} (database ${redact(config.databaseUrl)})`)
-  if (firstAdmin !== null) {
-    io.out(`Created the first administrator: ${firstAdmin.email} / ${firstAdmin.password} (change it after logging in)`)
+  let applied: string[]
+  let app: Awaited<ReturnType<typeof buildServer>>
+  let firstAdmin: ServeSummary['firstAdmin']
+  let address: string
+  try {
+    applied = await store.migrate()
+    const helpdesk = helpdeskFor(config, store)
+    firstAdmin = await bootstrapAdmin(helpdesk)
+    app = await buildServer(config, helpdesk)
+    address = await app.listen({ host: config.host, port: config.port })
+  } catch (error) {
+    await store.close()
+    throw error
   }
-  const login = firstAdmin ?? { email: '<email>', password: '<password>' }
-  io.out(`Log in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' -d '{"email":"${login.email}","password":"${login.password}"}'`)
-  if (firstAdmin === null) io.out('  (demo accounts from `helpdesk seed`: admin@example.com / admin-password; new ones: `helpdesk users:create`)')
-  io.out(`API reference: ${address}/docs`)
+  const url = `${address}${config.plugin.prefix}`
+  const summary: ServeSummary = { url, docs: `${address}${DOCS_PATH}`, database: redact(config.databaseUrl), migrations: applied, firstAdmin }
+  if (options.json === true) {
+    io.out(JSON.stringify(summary))
+  } else {
+    if (applied.length > 0) io.err(`Applied migrations: ${applied.join(', ')}`)
+    io.out(`Help desk API listening on ${url} (database ${summary.database})`)
+    io.out(`API documentation (Swagger UI): ${summary.docs}`)
+    if (firstAdmin !== null) {
+      io.out(`Created the first administrator: ${firstAdmin.email} / ${firstAdmin.password} (change it after logging in)`)
+    }
+    const login = firstAdmin ?? { email: '<email>', password: '<password>' }
+    io.out(`Log in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' -d '{"email":"${login.email}","password":"${login.password}"}'`)
+    if (firstAdmin === null) io.out('  (demo accounts from `helpdesk seed`: admin@example.com / admin-password; new ones: `helpdesk users:create`)')
+  }
 
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
-    closing ??= (async () => {
-      await app.close()
-      await store.close()
-    })()
+    closing ??= closeGracefully(app, store, io, graceMs)
     await closing
   }
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -42,11 +66,11 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   }
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
-  return { close, url }
+  return { close, url, summary }
 }
 
 /** On a database without any staff, creates admin@example.com with a random password. */
-async function bootstrapAdmin (helpdesk: ReturnType<typeof createHelpdesk>): Promise<{ email: string, password: string } | null> {
+async function bootstrapAdmin (helpdesk: Helpdesk): Promise<{ email: string, password: string } | null> {
   const staff = await helpdesk.context.store.users.staffIds({ admins: true })
   if (staff.length > 0) return null
   const password = randomBytes(9).toString('base64url')
@@ -58,12 +82,20 @@ async function bootstrapAdmin (helpdesk: ReturnType<typeof createHelpdesk>): Pro
 
 export function serveCommand (io: CliIo): Command {
   return new Command('serve')
-    .description('Apply migrations, then serve the API at /api/v1')
-    .option('--host <host>', 'interface to listen on (env HOST)', undefined)
-    .option('--port <port>', 'port to listen on (env PORT)', undefined)
-    .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
+    .description('Apply migrations, then serve the API (default at /api/v1) and Swagger UI at /docs')
+    .option('--host <host>', 'interface to listen on (env HOST; default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on, 0 for any free one (env PORT; default 3000)')
+    .addOption(databaseOption())
+    .option('--prefix <path>', 'where the API is mounted (env HELPDESK_PREFIX; default /api/v1)')
     .option('--no-rate-limit', 'switch rate limiting off (or HELPDESK_RATE_LIMIT=0)')
-    .option('--config <file>', 'config file (default ./helpdesk.config.json)')
-    .addHelpText('after', '\nExamples:\n  helpdesk serve\n  helpdesk serve --port 8080 --database postgres://postgres@127.0.0.1/helpdesk\n  HOST=0.0.0.0 PORT=3000 helpdesk serve')
+    .addOption(configOption())
+    .option('--json', 'print one JSON line {url, docs, database, migrations, firstAdmin} instead of text')
+    .addHelpText('after', [
+      '',
+      'Examples:',
+      '  helpdesk serve',
+      '  helpdesk serve --port 8080 --database postgres://postgres@127.0.0.1/helpdesk',
+      '  HOST=0.0.0.0 PORT=3000 helpdesk serve --json'
+    ].join('\n'))
     .action(async (options: ServeOptions) => { await serve(options, io) })
 }

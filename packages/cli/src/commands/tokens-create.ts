@@ -1,13 +1,16 @@
 import { Command } from 'commander'
 import { databaseUrl } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
 
-/** Issues an API token for a user and prints it alone on stdout (for scripts). */
-export async function tokensCreate (options: { database?: string, email: string, name?: string }, io: CliIo): Promise<string> {
-  return await withHelpdesk(databaseUrl(options.database), async (helpdesk) => {
+export interface TokensCreateOptions { database?: string, config?: string, email: string, name?: string, json?: boolean }
+
+/** Issues an API token for a user and prints it alone on stdout (for scripts), or as JSON with its id. */
+export async function tokensCreate (options: TokensCreateOptions, io: CliIo): Promise<string> {
+  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
     const issued = await helpdesk.auth.createTokenForEmail(options.email, options.name ?? 'cli')
-    io.out(issued.token)
+    io.out(options.json === true ? JSON.stringify({ id: issued.id, name: issued.name, token: issued.token }) : issued.token)
     return issued.token
   })
 }
@@ -17,7 +20,9 @@ export function tokensCreateCommand (io: CliIo): Command {
     .description('Create an API token for a user; prints the token alone')
     .requiredOption('--email <email>', 'the user\'s email')
     .option('--name <name>', 'a label for the token', 'cli')
-    .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
-    .addHelpText('after', '\nExample:\n  TOKEN=$(helpdesk tokens:create --email admin@example.com)\n  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000/api/v1/auth/me')
-    .action(async (options: { database?: string, email: string, name?: string }) => { await tokensCreate(options, io) })
+    .addOption(databaseOption())
+    .addOption(configOption())
+    .option('--json', 'print {"id", "name", "token"} instead of the token alone')
+    .addHelpText('after', '\nExamples:\n  TOKEN=$(helpdesk tokens:create --email admin@example.com)\n  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:3000/api/v1/auth/me\n  helpdesk tokens:create --email admin@example.com --name deploy-bot --json')
+    .action(async (options: TokensCreateOptions) => { await tokensCreate(options, io) })
 }

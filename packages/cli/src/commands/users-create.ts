@@ -1,11 +1,13 @@
 import { Command } from 'commander'
 import { Role } from '@helpdesk/core'
 import { CliError, databaseUrl } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
 
 export interface UsersCreateOptions {
   database?: string
+  config?: string
   role: string
   email: string
   password: string
@@ -26,7 +28,7 @@ export async function usersCreate (options: UsersCreateOptions, io: CliIo): Prom
     email: options.email,
     password: options.password
   }
-  return await withHelpdesk(databaseUrl(options.database), async (helpdesk) => {
+  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
     const user = role === Role.Customer
       ? await helpdesk.customers.create(null, input, false)
       : await helpdesk.agents.create(null, input, role as 1 | 2, false)
@@ -44,8 +46,9 @@ export function usersCreateCommand (io: CliIo): Command {
     .requiredOption('--password <password>', 'password (at least 6 characters)')
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
-    .option('--database <url>', 'sqlite:PATH or postgres://... (env HELPDESK_DATABASE_URL)')
-    .option('--json', 'print the created user as JSON')
-    .addHelpText('after', '\nExample:\n  helpdesk users:create --role admin --email ann@example.com --password s3cret! --first-name Ann --last-name Lee')
+    .addOption(databaseOption())
+    .addOption(configOption())
+    .option('--json', 'print {"id", "role", "email"} of the created user')
+    .addHelpText('after', '\nExamples:\n  helpdesk users:create --role admin --email ann@example.com --password s3cret! --first-name Ann --last-name Lee\n  helpdesk users:create --role agent --email bo@example.com --password s3cret! --json')
     .action(async (options: UsersCreateOptions) => { await usersCreate(options, io) })
 }

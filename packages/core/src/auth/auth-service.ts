@@ -3,6 +3,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
 import { checkNewPerson, normaliseEmail, type NewPersonInput } from '../users/user-input.js'
 import { Role, UserStatus, type Actor, type User } from '../users/user.js'
 import { generateToken, hashToken, type ApiToken } from './api-token.js'
+import { allowActorMemo } from './actor-memo.js'
+import { RevisionReader, TokenCache, type TokenCacheOptions } from './token-cache.js'
 
 export interface IssuedToken extends ApiToken { token: string }
 
@@ -10,7 +12,11 @@ const BAD_CREDENTIALS = 'These credentials do not match our records.'
 
 /** Login, logout, registration, personal API tokens, and resolving a bearer token to a user. */
 export class AuthService {
-  constructor (private readonly ctx: ServiceContext) {}
+  private readonly tokens: TokenCache<{ user: User, tokenId: number }>
+
+  constructor (private readonly ctx: ServiceContext, tokenCache: TokenCacheOptions = {}) {
+    this.tokens = new TokenCache(new RevisionReader(async () => await ctx.store.tokens.revision()), ctx.clock, tokenCache)
+  }
 
   async login (email: string, password: string): Promise<{ token: string, user: User }> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
@@ -45,11 +51,20 @@ export class AuthService {
     })
   }
 
-  /** The user a bearer token belongs to, or null if it is unknown, revoked, or the user is banned. */
+  /**
+   * The user a bearer token belongs to, or null if it is unknown, revoked, or
+   * the user is banned. Lookups are cached briefly and checked against the
+   * store's auth revision on every call, so revocations apply at once.
+   */
   async authenticate (token: string): Promise<{ user: User, tokenId: number } | null> {
-    const found = await this.ctx.store.tokens.findUserByHash(hashToken(token))
-    if (found === null || found.user.status === UserStatus.Banned) return null
-    return { user: found.user, tokenId: found.token.id }
+    const hash = hashToken(token)
+    return await this.tokens.get(hash, async () => {
+      const found = await this.ctx.store.tokens.findUserByHash(hash)
+      if (found === null) return { value: null, revision: 0 }
+      const value = found.user.status === UserStatus.Banned ? null : { user: found.user, tokenId: found.token.id }
+      if (value !== null) allowActorMemo(value.user)
+      return { value, revision: found.authRevision }
+    })
   }
 
   async logout (tokenId: number, actor: Actor): Promise<void> {

@@ -62,16 +62,29 @@ export const categoryList = defineList({
   exactFilters: []
 })
 
+const MAX_INTEGER = 2147483647
+
+function isId (value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_INTEGER
+}
+
 /**
  * Order endpoints take either a plain list of ids (positions 1, 2, 3...) or a
- * map of position -> id (CONTRACT §16). Returns id -> position.
+ * map of position -> id (CONTRACT §16). Returns id -> position. An empty
+ * order, an id or a position that is not a whole number from 1 is a 422
+ * (`order`, `order.N`), whichever door the order came through.
  */
 export function positionsFromOrder (order: number[] | Record<string, number>): Map<number, number> {
   const positions = new Map<number, number>()
-  if (Array.isArray(order)) {
-    order.forEach((id, index) => positions.set(id, index + 1))
-  } else {
-    for (const [position, id] of Object.entries(order)) positions.set(id, Number(position))
+  const errors: FieldErrors = {}
+  const entries: Array<[string, unknown, number]> = Array.isArray(order)
+    ? order.map((id, index) => [String(index), id, index + 1])
+    : Object.entries(order).map(([position, id]) => [position, id, /^[0-9]+$/.test(position) ? Number(position) : Number.NaN])
+  for (const [key, id, position] of entries) {
+    if (!isId(id) || !isId(position)) errors[`order.${key}`] = ['The order must map positions from 1 to existing ids.']
+    else positions.set(id, position)
   }
+  if (entries.length === 0) errors.order = ['The order field is required.']
+  throwIfInvalid(errors)
   return positions
 }

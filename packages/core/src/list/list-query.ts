@@ -1,4 +1,6 @@
 import { BadQueryError, ValidationError } from '../errors.js'
+import type { DateTimeString } from '../time.js'
+import { decodeCursor, parseSince } from './list-cursor.js'
 import { PAGE_DEFAULT_SIZE, PAGE_MAX_SIZE, type ListSpec } from './list-spec.js'
 
 export interface SortKey { field: string, desc: boolean }
@@ -13,6 +15,19 @@ export interface ListQuery {
   perPage: number
   /** The caller, for includes that depend on who asks (e.g. `last_read_by_me`). Set by services. */
   viewer?: { id: number, role: number } | undefined
+  /** Time filters (the spec's `sinceFilters`) by name: items at or after each UTC time. */
+  since?: Record<string, DateTimeString> | undefined
+  /** Cursor paging instead of `page`: nothing is counted, and the page continues from a position. */
+  cursor?: ListCursor | undefined
+}
+
+/**
+ * Where a cursor page starts: after (or, `backward`, before) the item whose
+ * sort values and id are `position`; from the start (or end) when null.
+ */
+export interface ListCursor {
+  position: Array<string | number | boolean> | null
+  backward: boolean
 }
 
 /** The raw query as strings, the way any door receives it. */
@@ -22,13 +37,20 @@ export interface RawListQuery {
   filters?: Record<string, string> | undefined
   page?: number | string | undefined
   per_page?: number | string | undefined
+  /** An opaque cursor from a previous page's links; an empty one starts cursor paging at the first page. */
+  cursor?: string | undefined
 }
 
 export interface Page<T> {
   items: T[]
+  /** Items matching the query (0 in cursor mode, which counts nothing). */
   total: number
   page: number
   perPage: number
+  /** `total` is a lower bound: counting stopped early (a search term in very many items). */
+  totalIsLowerBound?: boolean
+  /** Cursor mode: the cursors of the next and previous pages, null at either end. */
+  cursors?: { next: string | null, prev: string | null }
 }
 
 function splitList (value: string | undefined): string[] {
@@ -73,22 +95,28 @@ export function parseIncludes (spec: ListSpec, value: string | undefined): strin
 export function parseListQuery (spec: ListSpec, raw: RawListQuery): ListQuery {
   const partial: Record<string, string> = {}
   const exact: Record<string, string[]> = {}
+  const since: Record<string, DateTimeString> = {}
   for (const [name, value] of Object.entries(raw.filters ?? {})) {
     if (spec.partialFilters.includes(name)) {
       if (value.trim() !== '') partial[name] = value.trim()
     } else if (spec.exactFilters.includes(name)) {
       const values = splitList(value)
       if (values.length > 0) exact[name] = values
+    } else if (spec.sinceFilters?.includes(name) === true) {
+      if (value.trim() !== '') since[name] = parseSince(name, value)
     } else {
-      throw unknown('filter', name, [...spec.partialFilters, ...spec.exactFilters])
+      throw unknown('filter', name, [...spec.partialFilters, ...spec.exactFilters, ...(spec.sinceFilters ?? [])])
     }
   }
+  const sort = parseSort(spec, raw.sort)
   return {
     include: parseIncludes(spec, raw.include),
-    sort: parseSort(spec, raw.sort),
+    sort,
     partial,
     exact,
-    page: pageNumber('page', raw.page, 1),
+    ...(Object.keys(since).length > 0 ? { since } : {}),
+    ...(raw.cursor !== undefined ? { cursor: decodeCursor(sort, raw.cursor) } : {}),
+    page: pageNumber('page', raw.cursor !== undefined ? undefined : raw.page, 1),
     perPage: pageNumber('per_page', raw.per_page, PAGE_DEFAULT_SIZE, PAGE_MAX_SIZE)
   }
 }

@@ -19,6 +19,11 @@ export interface ListSpec<
   partialFilters: readonly P[]
   /** Exact filters; a value may list several (`1,2`): any of them matches. */
   exactFilters: readonly E[]
+  /**
+   * Time filters, `filter[name]=YYYY-MM-DD HH:MM:SS` (or ISO 8601): items at
+   * or after that UTC time (e.g. `updated_since` for incremental export).
+   */
+  sinceFilters?: readonly string[]
 }
 
 export type IncludeOf<T> = T extends ListSpec<infer I, any, any, any> ? I : never

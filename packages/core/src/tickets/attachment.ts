@@ -37,12 +37,14 @@ export interface AttachmentTarget {
 
 /**
  * The client's file name made safe to show and to send back in a header:
- * no path, no control characters, at most 250 characters; `file` when nothing is left.
+ * no path, no control characters, no bidirectional-text controls (which
+ * make `invoice\u202Efdp.exe` read as "invoiceexe.pdf"), at most 250
+ * characters; `file` when nothing is left.
  */
 export function displayName (clientName: string | undefined): string {
   const base = (clientName ?? '').split(/[\\/]/).at(-1) ?? ''
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  const clean = base.replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim()
   const chars = [...clean]
   return chars.length === 0 ? 'file' : chars.slice(0, ATTACHMENT_NAME_MAX).join('')
 }

@@ -1,3 +1,4 @@
+import { rememberForActor } from '../auth/actor-memo.js'
 import { NotFoundError } from '../errors.js'
 import type { Store } from '../store.js'
 import { hasPermission } from '../users/user-policy.js'
@@ -37,12 +38,16 @@ export function commentVisibility (actor: Actor): CommentVisibility {
   return isStaff(actor) ? { all: true } : { repliesFor: actor.id }
 }
 
-/** The caller's scope; agents without `view_all_tickets` cost one query for their categories. */
+/**
+ * The caller's scope; agents without `view_all_tickets` cost one query for
+ * their categories (remembered on a token-authenticated caller until the auth
+ * revision moves, which a change of categories does).
+ */
 export async function ticketScope (store: Store, actor: Actor): Promise<TicketScope> {
   let tickets: TicketVisibility
   if (!isStaff(actor)) tickets = { ownerOrPublic: actor.id }
   else if (hasPermission(actor, 'view_all_tickets')) tickets = { all: true }
-  else tickets = { categoryIds: await store.users.categoryIds(actor.id), assignedTo: actor.id }
+  else tickets = { categoryIds: await rememberForActor(actor, 'categoryIds', async () => await store.users.categoryIds(actor.id)), assignedTo: actor.id }
   return { tickets, comments: commentVisibility(actor), viewerId: actor.id }
 }
 

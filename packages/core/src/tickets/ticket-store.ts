@@ -44,11 +44,21 @@ export interface TicketRepository {
   update(id: number, patch: TicketPatch): Promise<Ticket | null>
   /** Deletes the ticket with its comments, reads, attachment rows and search document. */
   delete(id: number): Promise<boolean>
-  /** One page of the tickets `scope.tickets` allows, with the query's filters (`search` included) and includes. */
+  /**
+   * One page of the tickets `scope.tickets` allows, with the query's filters
+   * (`search` included) and includes, or the page after a cursor. `total`
+   * comes from counts kept per category, status, agent and privacy when the
+   * filters allow; a search or owner filter matching very many tickets gets a
+   * lower bound (`totalIsLowerBound`).
+   */
   list(scope: TicketScope, query: ListQuery): Promise<Page<WithIncludes<Ticket>>>
   /** The query's includes for one ticket the caller may see. */
   withIncludes(ticket: Ticket, scope: TicketScope, query: ListQuery): Promise<WithIncludes<Ticket>>
-  /** Records that `userId` read the ticket at `at` (`last_read_by_me`). */
+  /**
+   * Records that `userId` read the ticket at `at` (`last_read_by_me`), by the
+   * time it resolves; a later read is never replaced by an earlier one. The
+   * store may commit concurrent reads together.
+   */
   markRead(ticketId: number, userId: number, at: DateTimeString): Promise<void>
   /** The ids among `ids` that exist. */
   existingIds(ids: number[]): Promise<number[]>

@@ -55,7 +55,9 @@ export const ticketList = defineList({
   defaultSort: 'id',
   /** `first_name`, `last_name`, `email` match the owner; `search` is the full-text search (CONTRACT §4). */
   partialFilters: ['first_name', 'last_name', 'email', 'search'],
-  exactFilters: ['status', 'categories', 'agents']
+  exactFilters: ['status', 'categories', 'agents'],
+  /** `updated_since`: tickets changed (a comment counts) at or after a time, for incremental export. */
+  sinceFilters: ['updated_since']
 })
 
 /**

@@ -4,9 +4,9 @@ import { throwIfInvalid } from '../id-lists.js'
 import { removeFiles } from '../tickets/attachment-service.js'
 import { requiredHtml } from '../text-input.js'
 import type { ListQuery, Page } from '../list/list-query.js'
-import type { WithIncludes } from '../store.js'
+import type { Store, WithIncludes } from '../store.js'
 import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseCompany, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
 import {
   NOTIFICATION_SETTING_KEYS, Role, UserStatus, type Actor, type NotificationSettings, type User
@@ -42,6 +42,34 @@ export class CustomerService {
       status: UserStatus.Active,
       password_hash: passwordHash
     })
+  }
+
+  /**
+   * Bulk creation (volume seeding, migrations from other systems): Active
+   * customers who share one password hash (computed once by the caller with
+   * `ctx.hasher`, or null for no usable password), inserted in batches inside
+   * `tx` (or a transaction of its own). Names, emails and companies are
+   * checked as by `create` (422 keyed `N.field`). No actor check: the caller
+   * is trusted. Returns the ids in input order.
+   */
+  async createMany (people: Array<Omit<NewPersonInput, 'password' | 'password_confirmation'>>, passwordHash: string | null, tx?: Store): Promise<number[]> {
+    const errors: FieldErrors = {}
+    people.forEach((person, index) => {
+      const found = newPersonErrors({ ...person, password: 'checked-by-the-caller' }, false)
+      for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
+    })
+    throwIfInvalid(errors)
+    const rows = people.map((person) => ({
+      role: Role.Customer,
+      first_name: person.first_name.trim(),
+      last_name: person.last_name.trim(),
+      email: normaliseEmail(person.email),
+      company: normaliseCompany(person.company) ?? null,
+      status: UserStatus.Active,
+      password_hash: passwordHash
+    }))
+    if (tx !== undefined) return await tx.users.createMany(rows)
+    return await this.ctx.store.transaction(async (inner) => await inner.users.createMany(rows))
   }
 
   async update (actor: Actor, id: number, input: PersonPatchInput): Promise<User> {

@@ -69,13 +69,18 @@ function throwIfAny (errors: FieldErrors): void {
  * confirmation check for doors that have none (the CLI's `users:create`).
  */
 export function checkNewPerson (input: NewPersonInput, confirm = true): void {
+  throwIfAny(newPersonErrors(input, confirm))
+}
+
+/** What `checkNewPerson` finds wrong, by field (empty when nothing is): for doors that check many people at once. */
+export function newPersonErrors (input: NewPersonInput, confirm = true): FieldErrors {
   const errors: FieldErrors = {}
   checkName(errors, 'first_name', input.first_name)
   checkName(errors, 'last_name', input.last_name)
   checkEmail(errors, input.email)
   checkCompany(errors, input.company)
   checkPassword(errors, 'password', input.password, confirm ? input.password_confirmation : input.password)
-  throwIfAny(errors)
+  return errors
 }
 
 export function checkPersonPatch (input: PersonPatchInput): void {

@@ -17,12 +17,14 @@ export function listQueryFrom (request: FastifyRequest, spec: ListSpec): ListQue
     const match = /^filter\[(.+)\]$/.exec(key)
     if (match?.[1] !== undefined) filters[match[1]] = last(value) ?? ''
   }
+  const cursor = last(query.cursor) ?? last(query['page[cursor]'])
   const parsed = parseListQuery(spec, {
     include: last(query.include),
     sort: last(query.sort),
     filters,
     page: query.page as string | number | undefined,
-    per_page: query.per_page as string | number | undefined
+    per_page: query.per_page as string | number | undefined,
+    ...(cursor !== undefined ? { cursor } : {})
   })
   return { ...parsed, viewer: request.actor === null ? undefined : { id: request.actor.id, role: request.actor.role } }
 }
@@ -39,8 +41,36 @@ function pageUrl (request: FastifyRequest, page: number): string {
   return url.toString()
 }
 
-/** `{ data, links, meta }` with absolute URLs that keep the request's other parameters (CONTRACT §5). */
+/** The request's URL with `cursor` set (and `page`, `page[cursor]` dropped). */
+function cursorUrl (request: FastifyRequest, cursor: string): string {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`)
+  url.searchParams.delete('page')
+  url.searchParams.delete('page[cursor]')
+  url.searchParams.set('cursor', cursor)
+  return url.toString()
+}
+
+/** Cursor paging: links carry the neighbours' cursors; nothing is counted, so there is no last page. */
+function cursorResponse<T, R> (request: FastifyRequest, page: Page<T>, cursors: NonNullable<Page<T>['cursors']>, present: (item: T) => R) {
+  const path = new URL(request.url, `${request.protocol}://${request.host}`)
+  return {
+    data: page.items.map(present),
+    links: {
+      first: cursorUrl(request, ''),
+      last: null,
+      prev: cursors.prev === null ? null : cursorUrl(request, cursors.prev),
+      next: cursors.next === null ? null : cursorUrl(request, cursors.next)
+    },
+    meta: { path: `${path.origin}${path.pathname}`, per_page: page.perPage, next_cursor: cursors.next, prev_cursor: cursors.prev }
+  }
+}
+
+/**
+ * `{ data, links, meta }` with absolute URLs that keep the request's other
+ * parameters (CONTRACT §5); with a cursor, the cursor form (`cursorResponse`).
+ */
 export function pagedResponse<T, R> (request: FastifyRequest, page: Page<T>, present: (item: T) => R) {
+  if (page.cursors !== undefined) return cursorResponse(request, page, page.cursors, present)
   const lastPage = Math.max(1, Math.ceil(page.total / page.perPage))
   const from = page.items.length === 0 ? null : (page.page - 1) * page.perPage + 1
   const path = new URL(request.url, `${request.protocol}://${request.host}`)
@@ -50,7 +80,8 @@ export function pagedResponse<T, R> (request: FastifyRequest, page: Page<T>, pre
       first: pageUrl(request, 1),
       last: pageUrl(request, lastPage),
       prev: page.page > 1 ? pageUrl(request, Math.min(page.page - 1, lastPage)) : null,
-      next: page.page < lastPage ? pageUrl(request, page.page + 1) : null
+      // A lower-bound total may end before the items do: a full page then always has a next one.
+      next: page.page < lastPage || (page.totalIsLowerBound === true && page.items.length === page.perPage) ? pageUrl(request, page.page + 1) : null
     },
     meta: {
       current_page: page.page,
@@ -59,7 +90,8 @@ export function pagedResponse<T, R> (request: FastifyRequest, page: Page<T>, pre
       path: `${path.origin}${path.pathname}`,
       per_page: page.perPage,
       to: from === null ? null : from + page.items.length - 1,
-      total: page.total
+      total: page.total,
+      ...(page.totalIsLowerBound === true ? { total_relation: 'gte' as const } : {})
     }
   }
 }

@@ -17,28 +17,51 @@ export const Data = <T extends TSchema>(schema: T) => Type.Object({ data: schema
 
 export const Success = Type.Object({ success: Type.Literal(true) }, { description: 'The action was carried out.' })
 
-export const ErrorBody = Type.Object({
+/** `{ message }`, described for the status it answers, so OpenAPI says when it happens. */
+export const errorBody = (description: string) => Type.Object({
   message: Type.String({ description: 'A sentence a person can read.' })
-}, { description: 'Error' })
+}, { description })
+
+export const ErrorBody = errorBody('Error')
 
 export const ValidationErrorBody = Type.Object({
-  message: Type.String(),
+  message: Type.String({ description: 'The first problem, and how many more there are.' }),
   errors: Type.Record(Type.String(), Type.Array(Type.String()), {
     description: 'One key per invalid field (dotted paths for nested values, e.g. `categories.0`).'
   })
-}, { description: 'Validation failed' })
+}, {
+  description: 'Validation failed: nothing was written.',
+  examples: [{ message: 'The email field is required. (and 1 more error)', errors: { email: ['The email field is required.'], 'categories.0': ['The selected categories.0 is invalid.'] } }]
+})
+
+/** 413 of the upload routes. */
+export const PayloadTooLargeBody = errorBody('The file is over 30 MB.')
+
+/** A `multipart/form-data` body with one `file` field, for a route's `config.multipartBody`. */
+export const FileUpload = (description: string) => Type.Object({
+  file: Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description })
+})
 
 const Links = Type.Object({
-  first: Type.String(), last: Type.String(), prev: Nullable(Type.String()), next: Nullable(Type.String())
+  first: Type.String(),
+  last: Nullable(Type.String({ description: 'Null with cursor paging (the last page is not known).' })),
+  prev: Nullable(Type.String()),
+  next: Nullable(Type.String({ description: 'With cursor paging, carries the next page\'s `cursor`.' }))
 })
+const counted = (schema: TSchema) => Type.Optional(schema)
 const Meta = Type.Object({
-  current_page: Type.Integer(),
-  from: Nullable(Type.Integer()),
-  last_page: Type.Integer(),
+  current_page: counted(Type.Integer({ description: 'Absent with cursor paging, as are `from`, `to`, `last_page` and `total`.' })),
+  from: counted(Nullable(Type.Integer())),
+  last_page: counted(Type.Integer()),
   path: Type.String(),
   per_page: Type.Integer(),
-  to: Nullable(Type.Integer()),
-  total: Type.Integer()
+  to: counted(Nullable(Type.Integer())),
+  total: counted(Type.Integer({ description: 'Matching items; at least this many when `total_relation` is `gte`.' })),
+  total_relation: Type.Optional(Type.Literal('gte', {
+    description: 'Present when counting stopped early (a search or owner filter matching very many items): `total` is a lower bound.'
+  })),
+  next_cursor: Type.Optional(Nullable(Type.String({ description: 'Cursor paging: the `cursor` of the next page, null on the last.' }))),
+  prev_cursor: Type.Optional(Nullable(Type.String({ description: 'Cursor paging: the `cursor` of the previous page, null on the first.' })))
 })
 
 /** `{ data: T[], links, meta }` (CONTRACT §5). */
@@ -68,11 +91,22 @@ export const PublicPerson = Type.Object({
 export const NotificationSettings = Type.Object({
   new_ticket: Type.Boolean(), new_comment: Type.Boolean(), ticket_reassigned: Type.Boolean()
 })
-export const NotificationSettingsPatch = Type.Partial(NotificationSettings, { additionalProperties: false })
+export const NotificationSettingsPatch = Type.Partial(NotificationSettings, {
+  additionalProperties: false,
+  description: 'Absent keys keep their value.',
+  examples: [{ new_comment: false }]
+})
 
-/** Error responses every authenticated route can give. */
+/** Error responses every route can give (CONTRACT §6). */
 export const errorResponses = {
-  400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody, 500: ErrorBody, 503: ErrorBody
+  400: errorBody('Bad request: an unknown include, sort or filter (the message names it and the allowed values), or a body that is not valid JSON.'),
+  401: errorBody('Unauthenticated: no bearer token, or one that is unknown or revoked (`{"message": "Unauthenticated."}`).'),
+  403: errorBody('Forbidden: the caller can see the resource but may not do this.'),
+  404: errorBody('Not found, or not visible to the caller.'),
+  422: ValidationErrorBody,
+  429: errorBody('Too many requests: wait `Retry-After` seconds (`X-RateLimit-Reset` is the unix time of the reset).'),
+  500: errorBody('Unexpected server error (never with internals).'),
+  503: errorBody('The database cannot be reached; try again shortly.')
 }
 
 /** Adds the shared error responses to a route's success responses. */
@@ -85,10 +119,16 @@ export function listQuerystring (spec: ListSpec) {
   const filters: Record<string, TSchema> = {}
   for (const name of spec.partialFilters) filters[`filter[${name}]`] = Type.String({ description: `Case-insensitive substring match on ${name}.` })
   for (const name of spec.exactFilters) filters[`filter[${name}]`] = Type.String({ description: `Exact match on ${name}; several values comma separated.` })
+  for (const name of spec.sinceFilters ?? []) {
+    filters[`filter[${name}]`] = Type.String({ description: 'Items at or after this UTC time: `YYYY-MM-DD HH:MM:SS`, or ISO 8601.' })
+  }
   return Type.Object({
     include: Type.Optional(Type.String({ description: spec.includes.length > 0 ? `Comma separated: ${spec.includes.join(', ')}.` : 'No includes.' })),
     sort: Type.Optional(Type.String({ description: `Comma separated, \`-\` for descending: ${spec.sorts.join(', ')}. Default \`${spec.defaultSort}\`.` })),
     page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number, from 1.' })),
+    cursor: Type.Optional(Type.String({
+      description: 'Cursor paging instead of `page`, for walking large lists: empty for the first page, then the value `links.next` carries. Nothing is counted. `page[cursor]` is accepted too.'
+    })),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page (default 15, max 100).' })),
     ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, Type.Optional(v)]))
   }, { additionalProperties: true })

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { HelpdeskError } from '@helpdesk/core'
+import type { CountTriggers } from './count-table.js'
 import type { FullTextSearch } from './full-text.js'
 
 /**
@@ -12,10 +13,30 @@ export interface Dialect {
   knexConfig(url: string): Knex.Config
   /** Case-insensitive substring match of `column` against `value` (already escaped for LIKE). */
   whereContains(qb: Knex.QueryBuilder, column: string, pattern: string): void
+  /**
+   * A column reference (`??` placeholder) that the planner will not drive an
+   * index scan from, so the query's sort index drives it instead: SQLite's
+   * unary `+` (it plans without statistics); PostgreSQL, which plans from
+   * statistics, gets the column as is.
+   */
+  readonly unindexedColumn: string
+  /** `column IN (ids)` with the list bound as one value, so the statement's text (and its prepared plan) does not vary with the list. */
+  whereIdIn(qb: Knex.QueryBuilder, column: string, ids: readonly number[]): void
   /** A driver error as a domain error (unique violation -> 422 on its field, lost connection -> 503), or null. */
   translateError(error: unknown): HelpdeskError | null
   /** Full-text indexes (FTS5 / tsvector + GIN) and substring indexes (pg_trgm). */
   readonly fullText: FullTextSearch
+  /** Tables of counts kept exact by triggers (list totals without counting rows). */
+  readonly countTriggers: CountTriggers
+  /**
+   * Runs one statement with `?` placeholders on `db` (the pool, or an open
+   * transaction) as a prepared statement the connection keeps, skipping
+   * knex's query builder: for the store's hottest fixed queries. Returns the
+   * rows (none for writes) and emits knex's `query` event like any query.
+   */
+  run<Row = Record<string, unknown>>(db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]>
+  /** Runs the statements (as `run` does) in one transaction on `db` (the pool, or inside an open transaction). */
+  runAll(db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void>
 }
 
 /** `%` and `_` match literally; the result is wrapped for a substring match. */

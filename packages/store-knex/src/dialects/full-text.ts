@@ -17,17 +17,40 @@ export interface FullTextSearch {
   /** Creates the index (migrations). A deleted row's document goes with it, whatever deleted it (cascades included). */
   createIndex(knex: Knex, index: FullTextIndex): Promise<void>
   dropIndex(knex: Knex, index: FullTextIndex): Promise<void>
+  /** Compacts the index and the substring indexes of `tables` after bulk writes (SQLite merges FTS5 segments; PostgreSQL refreshes statistics). */
+  optimize(knex: Knex, index: FullTextIndex, substringTables: string[]): Promise<void>
+  /** Adds what `compile` needs to expand prefixes to an index made before it existed (idempotent; nothing on PostgreSQL). */
+  createPrefixTerms(knex: Knex, index: FullTextIndex): Promise<void>
   /** Replaces the documents of these rows; `words` come from `documentWords`. */
   write(db: Knex, index: FullTextIndex, documents: Array<{ id: number, words: string[] }>): Promise<void>
-  /** A query of the ids (as `id`) of the rows whose document matches `query` (never empty), read from the index. */
-  matchingIds(db: Knex, index: FullTextIndex, query: FullTextQuery): Knex.QueryBuilder
   /**
-   * Indexes for case-insensitive substring matches (`whereContains`) on these
-   * text columns: trigram GIN indexes on PostgreSQL; nothing on SQLite, where
-   * LIKE scans the (small) table.
+   * Compiles a query for `index`, or null when no document can match. SQLite
+   * expands each phrase's last word into the index's words that start with
+   * it (what keeps a prefix search on a common word cheap).
+   */
+  compile(db: Knex, index: FullTextIndex, query: FullTextQuery): Promise<string | null>
+  /** Ids (as `id`) of at most `limit` rows whose document matches, read from the index alone. */
+  matchingIds(db: Knex, index: FullTextIndex, compiled: string, limit: number): Knex.QueryBuilder
+  /** A condition true when the row whose id is `idColumn` matches: for scans that go in another order (a sort's index). */
+  rowMatches(db: Knex, index: FullTextIndex, compiled: string, idColumn: string): Knex.Raw
+  /**
+   * Restricts `qb` (a query of `index.table` whose id is `idColumn`) to matching rows, read from the
+   * full-text index first where the database allows: for counts that stop at a limit.
+   */
+  restrictToMatches(qb: Knex.QueryBuilder, index: FullTextIndex, compiled: string, idColumn: string): void
+  /**
+   * Indexes for case-insensitive substring matches of `substringMatchingIds`
+   * and `substringRowMatches` on these text columns: trigram GIN indexes on
+   * PostgreSQL, an FTS5 trigram table on SQLite (kept by triggers).
    */
   createSubstringIndexes(knex: Knex, table: string, columns: string[]): Promise<void>
   dropSubstringIndexes(knex: Knex, table: string, columns: string[]): Promise<void>
+  /** Substrings shorter than this many characters are not looked up (no trigram to find them by). */
+  readonly substringMinLength: number
+  /** Ids (as `id`) of at most `limit` rows of `table` with `value` in one of `columns`, read from the substring index. */
+  substringMatchingIds(db: Knex, table: string, columns: readonly string[], value: string, limit: number): Knex.QueryBuilder
+  /** A condition true when the `table` row whose id is `idColumn` has `value` in one of `columns`. */
+  substringRowMatches(db: Knex, table: string, columns: readonly string[], value: string, idColumn: string): Knex.Raw
 }
 
 /** Rows written per statement: well under both databases' bound-parameter limits. */

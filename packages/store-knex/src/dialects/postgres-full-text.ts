@@ -1,3 +1,4 @@
+import { containsPattern } from './dialect.js'
 import { batches, type FullTextIndex, type FullTextSearch } from './full-text.js'
 
 const COLUMN = 'search_document'
@@ -11,6 +12,7 @@ const trigramIndex = (table: string, column: string): string => `${table}_${colu
  * off`): writes update them at once, so a search never scans an unsorted
  * backlog and the planner keeps choosing the index over a sequential scan.
  * Words are already normalised; the `simple` configuration only splits them.
+ * Substring matches use trigram GIN indexes (`ilike`).
  */
 export const postgresFullText: FullTextSearch = {
   async createIndex (knex, index) {
@@ -21,6 +23,13 @@ export const postgresFullText: FullTextSearch = {
     await knex.raw('drop index if exists ??', [indexName(index)])
     await knex.raw('alter table ?? drop column if exists ??', [index.table, COLUMN])
   },
+  async optimize (knex, index, substringTables) {
+    // GIN indexes without a pending list need no merging; the planner needs fresh statistics after a bulk load.
+    await knex.raw(`analyze ${[index.table, ...substringTables].map(() => '??').join(', ')}`, [index.table, ...substringTables])
+  },
+  async createPrefixTerms () {
+    // GIN indexes look prefixes up themselves.
+  },
   async write (db, index, documents) {
     for (const batch of batches(documents)) {
       await db.raw(
@@ -29,9 +38,20 @@ export const postgresFullText: FullTextSearch = {
       )
     }
   },
-  matchingIds (db, index, query) {
-    const expression = query.map((phrase) => phrase.map((word, i) => i === phrase.length - 1 ? `${word}:*` : word).join(' <-> ')).join(' & ')
-    return db(index.table).select('id').whereRaw(`?? @@ to_tsquery('simple', ?)`, [COLUMN, expression])
+  async compile (_db, _index, query) {
+    return query.map((phrase) => phrase.map((word, i) => i === phrase.length - 1 ? `${word}:*` : word).join(' <-> ')).join(' & ')
+  },
+  matchingIds (db, index, compiled, limit) {
+    return db(index.table).select('id').whereRaw(`?? @@ to_tsquery('simple', ?)`, [COLUMN, compiled]).limit(limit)
+  },
+  rowMatches (db, _index, compiled, idColumn) {
+    // The document is a column of the row itself.
+    const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
+    return db.raw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${COLUMN}`, compiled])
+  },
+  restrictToMatches (qb, index, compiled, idColumn) {
+    const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
+    void qb.whereRaw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${COLUMN}`, compiled])
   },
   async createSubstringIndexes (knex, table, columns) {
     await knex.raw('create extension if not exists pg_trgm')
@@ -41,5 +61,18 @@ export const postgresFullText: FullTextSearch = {
   },
   async dropSubstringIndexes (knex, table, columns) {
     for (const column of columns) await knex.raw('drop index if exists ??', [trigramIndex(table, column)])
+  },
+  substringMinLength: 3,
+  substringMatchingIds (db, table, columns, value, limit) {
+    const pattern = containsPattern(value)
+    return db(table).select('id').where((w) => {
+      for (const column of columns) void w.orWhereRaw('?? ilike ?', [`${table}.${column}`, pattern])
+    }).limit(limit)
+  },
+  substringRowMatches (db, table, columns, value, idColumn) {
+    const pattern = containsPattern(value)
+    const tests = columns.map(() => '?? ilike ?').join(' or ')
+    return db.raw(`exists (select 1 from ?? where ?? = ?? and (${tests}))`,
+      [table, `${table}.id`, idColumn, ...columns.flatMap((column) => [`${table}.${column}`, pattern])])
   }
 }

@@ -2,6 +2,8 @@ import pg from 'pg'
 import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
 import type { Dialect } from './dialect.js'
 import { postgresFullText } from './postgres-full-text.js'
+import { postgresCountTriggers } from './postgres-counts.js'
+import { postgresRun, postgresRunAll } from './postgres-statements.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 const TIMESTAMP = 1114
@@ -19,12 +21,15 @@ const types = {
 }
 
 const unavailableCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300'
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300',
+  // A deadlock or serialization failure rolled the transaction back: the client may simply retry.
+  '40P01', '40001'
 ])
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
   fullText: postgresFullText,
+  countTriggers: postgresCountTriggers,
   knexConfig (url) {
     return {
       client: 'pg',
@@ -36,6 +41,12 @@ export const postgresDialect: Dialect = {
   whereContains (qb, column, pattern) {
     qb.whereRaw('?? ilike ?', [column, pattern])
   },
+  run: postgresRun,
+  runAll: postgresRunAll,
+  unindexedColumn: '??',
+  whereIdIn (qb, column, ids) {
+    qb.whereRaw('?? = any(?::integer[])', [column, [...ids]])
+  },
   translateError (error): HelpdeskError | null {
     const e = error as { code?: string, constraint?: string, message?: string, name?: string }
     if (e.code === '23505') {
@@ -44,6 +55,8 @@ export const postgresDialect: Dialect = {
     }
     if (e.code === '23503') return new ValidationError({ id: ['A related record does not exist or is still in use.'] })
     if (e.code === '22P02' || e.code === '22003') return new ValidationError({ id: ['A value is out of range or malformed.'] })
+    // Text PostgreSQL cannot store (a NUL character) from a door that did not refuse it first (the HTTP API does, per field).
+    if (e.code === '22021' || e.code === '22P05') return new ValidationError({ text: ['A value holds a character that cannot be stored.'] })
     if ((e.code !== undefined && unavailableCodes.has(e.code)) || e.name === 'KnexTimeoutError' ||
       /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e.message ?? '')) {
       return new UnavailableError()

@@ -3,6 +3,8 @@ import { dirname } from 'node:path'
 import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
 import type { Dialect } from './dialect.js'
 import { sqliteFullText } from './sqlite-full-text.js'
+import { sqliteCountTriggers } from './sqlite-counts.js'
+import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, type ConnectionHolder, type SqliteConnection } from './sqlite-statements.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 /** `sqlite:PATH` or `sqlite::memory:`. */
@@ -14,29 +16,36 @@ export function sqlitePath (url: string): string {
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   fullText: sqliteFullText,
+  countTriggers: sqliteCountTriggers,
   knexConfig (url) {
     const filename = sqlitePath(url)
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true })
-    return {
-      client: 'better-sqlite3',
-      connection: { filename },
-      useNullAsDefault: true,
-      pool: {
-        min: 1,
-        max: 1,
-        afterCreate (conn: { pragma: (s: string) => unknown }, done: (err: Error | null, conn: unknown) => void) {
-          try {
-            conn.pragma('journal_mode = WAL')
-            conn.pragma('foreign_keys = ON')
-            conn.pragma('synchronous = NORMAL')
-            conn.pragma('busy_timeout = 5000')
-            done(null, conn)
-          } catch (error) {
-            done(error as Error, conn)
-          }
+    const holder: ConnectionHolder = { current: null }
+    const pool = {
+      min: 1,
+      max: 1,
+      afterCreate (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
+        try {
+          conn.pragma('journal_mode = WAL')
+          conn.pragma('foreign_keys = ON')
+          conn.pragma('synchronous = NORMAL')
+          conn.pragma('busy_timeout = 5000')
+          keepPreparedStatements(conn)
+          holder.current = conn
+          done(null, conn)
+        } catch (error) {
+          done(error as Error, conn)
         }
       }
     }
+    connectionHolders.set(pool, holder)
+    return { client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true, pool }
+  },
+  run: sqliteRun,
+  runAll: sqliteRunAll,
+  unindexedColumn: '+??',
+  whereIdIn (qb, column, ids) {
+    qb.whereRaw('?? in (select value from json_each(?))', [column, JSON.stringify(ids)])
   },
   whereContains (qb, column, pattern) {
     // SQLite's LIKE is case-insensitive for ASCII; lower() extends it to the rest.

@@ -4,6 +4,7 @@ import {
   type ExactOf, type IncludeOf, type ListQuery, type ListSpec, type Page, type PartialOf, type SortOf
 } from '@helpdesk/core'
 import { containsPattern, type Dialect } from '../dialects/dialect.js'
+import { cursorRows } from './list-keyset.js'
 
 /** Loads one include for a whole page in one query and sets `item[key]` on each item. */
 export type IncludeLoader<Item> = (db: Knex, items: Item[], query: ListQuery, key: string) => Promise<void>
@@ -34,10 +35,15 @@ export interface ListMapping<S extends ListSpec, Row, Item> {
   partial: Record<PartialOf<S>, PartialFilter>
   exact: Record<ExactOf<S>, ExactFilter>
   includes: Record<IncludeOf<S>, IncludeLoader<Item>>
+  /** The column of each time filter the spec declares (`sinceFilters`): rows at or after the time. */
+  since?: Record<string, string>
   /** Tie-breaker appended to every sort so pages are stable. */
   idColumn: string
   map: (row: Row) => Item
 }
+
+/** A list's total: exact, or a lower bound when counting stopped early. */
+export interface ListTotal { total: number, lowerBound?: boolean }
 
 /** Checks and converts exact-filter values: 422 on `filter.NAME` for a value of the wrong type. */
 export function parseExact (name: string, type: 'int' | 'string' | 'bool', values: string[]): Array<string | number | boolean> {
@@ -76,6 +82,16 @@ export function applyFilters<S extends ListSpec> (
     if (typeof filter === 'function') filter(qb, values)
     else void qb.whereIn(filter.column, parseExact(name, filter.type, values))
   }
+  for (const [name, at] of Object.entries(query.since ?? {})) {
+    const column = mapping.since?.[name]
+    if (column !== undefined) void qb.where(column, '>=', at)
+  }
+}
+
+/** `COUNT(*)` of the filtered query: the default total. */
+export async function countRows (filtered: Knex.QueryBuilder): Promise<ListTotal> {
+  const counted = await filtered.clone().clearSelect().clearOrder().count({ total: '*' }).first() as { total: number | string } | undefined
+  return { total: Number(counted?.total ?? 0) }
 }
 
 export function applySort<S extends ListSpec> (qb: Knex.QueryBuilder, mapping: ListMapping<S, unknown, unknown>, query: ListQuery): void {
@@ -98,22 +114,40 @@ export async function loadIncludes<S extends ListSpec, Item> (
   }
 }
 
+/** How a list finds its total instead of `COUNT(*)` of the filtered query (e.g. from counter rows). */
+export interface PageOptions { total?: (filtered: Knex.QueryBuilder) => Promise<ListTotal> }
+
 /**
  * One page of `base` (a query already scoped to what the caller may see):
- * one COUNT, one page query, then one query per include.
+ * the total (one COUNT unless `options.total` knows better), one page query,
+ * then one query per include. With a cursor: no total, and the page
+ * continues from the cursor's position (`cursorRows`).
  */
 export async function listPage<S extends ListSpec, Row, Item> (
-  db: Knex, dialect: Dialect, base: Knex.QueryBuilder, mapping: ListMapping<S, Row, Item>, query: ListQuery
+  db: Knex, dialect: Dialect, base: Knex.QueryBuilder, mapping: ListMapping<S, Row, Item>, query: ListQuery, options: PageOptions = {}
 ): Promise<Page<Item>> {
   applyFilters(base, mapping as ListMapping<S, unknown, unknown>, query, dialect)
-  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first() as { total: number | string } | undefined
-  const total = Number(counted?.total ?? 0)
-  const pageQuery = base.clone()
+  return await filteredPage(db, base, mapping, query, options)
+}
+
+/** `listPage` for a query whose filters are applied already. */
+export async function filteredPage<S extends ListSpec, Row, Item> (
+  db: Knex, filtered: Knex.QueryBuilder, mapping: ListMapping<S, Row, Item>, query: ListQuery, options: PageOptions = {}
+): Promise<Page<Item>> {
+  const withIncludes = async (rows: Row[]): Promise<Item[]> => {
+    const items = rows.map((row) => mapping.map(row))
+    await loadIncludes(db, mapping as ListMapping<S, unknown, Item>, items, query)
+    return items
+  }
+  if (query.cursor !== undefined) {
+    const { rows, cursors } = await cursorRows(db, filtered, mapping as ListMapping<ListSpec, Row, unknown>, query)
+    return { items: await withIncludes(rows), total: 0, page: 1, perPage: query.perPage, cursors }
+  }
+  const { total, lowerBound = false } = await (options.total ?? countRows)(filtered)
+  const pageQuery = filtered.clone()
   applySort(pageQuery, mapping as ListMapping<S, unknown, unknown>, query)
-  const rows = total === 0 ? [] : await pageQuery.limit(query.perPage).offset((query.page - 1) * query.perPage) as Row[]
-  const items = rows.map((row) => mapping.map(row))
-  await loadIncludes(db, mapping as ListMapping<S, unknown, Item>, items, query)
-  return { items, total, page: query.page, perPage: query.perPage }
+  const rows = total === 0 && !lowerBound ? [] : await pageQuery.limit(query.perPage).offset((query.page - 1) * query.perPage) as Row[]
+  return { items: await withIncludes(rows), total, page: query.page, perPage: query.perPage, ...(lowerBound ? { totalIsLowerBound: true } : {}) }
 }
 
 /** One item of `base` with the query's includes, or null. */

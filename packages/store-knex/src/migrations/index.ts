@@ -3,6 +3,10 @@ import * as foundation from './0001-foundation.js'
 import * as tickets from './0002-tickets.js'
 import * as knowledgeBase from './0003-knowledge-base.js'
 import * as notifications from './0004-notifications.js'
+import * as authRevision from './0005-auth-revision.js'
+import * as ticketListIndexes from './0006-ticket-list-indexes.js'
+import * as ticketCounts from './0007-ticket-counts.js'
+import * as searchAtScale from './0008-search-at-scale.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -14,7 +18,11 @@ export const migrations: Migration[] = [
   { name: '0001-foundation', ...foundation },
   { name: '0002-tickets', ...tickets },
   { name: '0003-knowledge-base', ...knowledgeBase },
-  { name: '0004-notifications', ...notifications }
+  { name: '0004-notifications', ...notifications },
+  { name: '0005-auth-revision', ...authRevision },
+  { name: '0006-ticket-list-indexes', ...ticketListIndexes },
+  { name: '0007-ticket-counts', ...ticketCounts },
+  { name: '0008-search-at-scale', ...searchAtScale }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -3,12 +3,11 @@ import {
   commentList, CommentType,
   type Comment, type CommentRepository, type CommentVisibility, type Ticket, type User, type WithIncludes
 } from '@helpdesk/core'
-import { batches } from '../dialects/full-text.js'
 import { listPage, loadIncludes, relationInclude, type ListMapping } from '../list/list-mapping.js'
 import { commentColumns, commentFromRow, rowFromNewComment, ticketColumns, ticketFromRow, type CommentRow, type TicketRow } from '../rows/ticket-rows.js'
 import { attachmentsInclude } from './attachment-repository.js'
 import { usersByIds } from './customer-note-repository.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
 
 type Item = WithIncludes<Comment>
 
@@ -55,12 +54,7 @@ export function createCommentRepository (ctx: RepositoryContext): CommentReposit
     },
     async createMany (list) {
       const at = now(ctx)
-      const ids: number[] = []
-      for (const batch of batches(list, 200)) {
-        const rows = await db('comments').insert(batch.map((c) => rowFromNewComment(c, at))).returning('id') as Array<{ id: number }>
-        ids.push(...rows.map((r) => r.id))
-      }
-      return ids
+      return await insertMany(db, 'comments', list.map((c) => rowFromNewComment(c, at)), 200)
     },
     async update (id, patch) {
       const count = await db('comments').where('id', id).update({ ...patch, updated_at: now(ctx) })

@@ -1,12 +1,15 @@
 import type { Knex } from 'knex'
 import { formatDateTime, type Clock } from '@helpdesk/core'
 import type { Dialect } from '../dialects/dialect.js'
+import type { ReadMarks } from './read-marks.js'
 
 /** What a repository is built from: the connection (or open transaction), the dialect, a clock. */
 export interface RepositoryContext {
   db: Knex
   dialect: Dialect
   clock: Clock
+  /** Ticket reads, committed in groups: shared by the store and its transactions. */
+  readMarks: ReadMarks
 }
 
 export function now (ctx: RepositoryContext): string {
@@ -18,4 +21,14 @@ export async function insertId (qb: Knex.QueryBuilder): Promise<number> {
   const rows = await qb.returning('id') as Array<{ id: number } | number>
   const first = rows[0]
   return typeof first === 'object' ? first.id : Number(first)
+}
+
+/** Inserts `rows` in batches of `size` (well under both databases' bound-parameter limits); returns their ids in order. */
+export async function insertMany (db: Knex, table: string, rows: readonly object[], size: number): Promise<number[]> {
+  const ids: number[] = []
+  for (let i = 0; i < rows.length; i += size) {
+    const inserted = await db(table).insert(rows.slice(i, i + size)).returning('id') as Array<{ id: number }>
+    ids.push(...inserted.map((r) => r.id))
+  }
+  return ids
 }

@@ -2,10 +2,9 @@ import type { Knex } from 'knex'
 import {
   CommentType, ticketList,
   type Category, type Comment, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
-  type TicketVisibility, type User, type WithIncludes
+  type User, type WithIncludes
 } from '@helpdesk/core'
-import { batches } from '../dialects/full-text.js'
-import { countInclude, listPage, loadIncludes, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
+import { countInclude, loadIncludes, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import {
   commentColumns, commentFromRow, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
   type CommentRow, type TicketRow
@@ -14,23 +13,11 @@ import { attachmentsInclude } from './attachment-repository.js'
 import { categoriesByIds } from './category-repository.js'
 import { whereCommentVisible } from './comment-repository.js'
 import { usersByIds } from './customer-note-repository.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
-import { indexTickets, ownerContains, ticketSearch } from './ticket-search.js'
+import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
+import { listTickets } from './ticket-list.js'
+import { indexTickets, ownerContains } from './ticket-search.js'
 
 type Item = WithIncludes<Ticket>
-
-/** `TicketVisibility` as SQL on a query of `tickets`. */
-export function whereTicketVisible (qb: Knex.QueryBuilder, visibility: TicketVisibility): void {
-  if ('all' in visibility) return
-  if ('ownerOrPublic' in visibility) {
-    void qb.where((w) => { void w.where('tickets.user_id', visibility.ownerOrPublic).orWhere('tickets.private', false) })
-    return
-  }
-  void qb.where((w) => {
-    if (visibility.categoryIds.length > 0) void w.whereIn('tickets.category_id', visibility.categoryIds)
-    void w.orWhere('tickets.assigned_agent_id', visibility.assignedTo)
-  })
-}
 
 /** `last_reply`: per ticket of the page, the newest comment the caller may see, in one windowed query. */
 function lastReplyInclude (scope: TicketScope): IncludeLoader<Item> {
@@ -72,7 +59,7 @@ function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticket
       first_name: ownerContains(db, 'first_name'),
       last_name: ownerContains(db, 'last_name'),
       email: ownerContains(db, 'email'),
-      search: ticketSearch(db)
+      search: () => { throw new Error('filter[search] is planned by listTickets, never applied as a plain filter') }
     },
     exact: {
       status: { column: 'tickets.status', type: 'int' },
@@ -93,10 +80,14 @@ function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticket
       last_reply: lastReplyInclude(scope),
       last_read_by_me: lastReadInclude(scope)
     },
+    since: { updated_since: 'tickets.updated_at' },
     idColumn: 'tickets.id',
     map: (row) => ticketFromRow(row) as Item
   }
 }
+
+/** Behind every ticket view, comment and update: a prepared statement. */
+const FIND_TICKET_BY_ID = `select ${ticketColumns.join(', ')} from tickets where tickets.id = ?`
 
 /** Ticket fields the search document is built from: a patch touching none of them leaves it as is. */
 const searchedFields = ['title', 'body', 'additional']
@@ -106,7 +97,7 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
   const tickets = (): Knex.QueryBuilder => db('tickets').select(ticketColumns)
   return {
     async findById (id) {
-      const row = await tickets().where('tickets.id', id).first() as TicketRow | undefined
+      const [row] = await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id])
       return row === undefined ? null : ticketFromRow(row)
     },
     async create (ticket) {
@@ -117,11 +108,7 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
     },
     async createMany (list) {
       const at = now(ctx)
-      const ids: number[] = []
-      for (const batch of batches(list, 200)) {
-        const rows = await db('tickets').insert(batch.map((t) => rowFromNewTicket(t, at))).returning('id') as Array<{ id: number }>
-        ids.push(...rows.map((r) => r.id))
-      }
+      const ids = await insertMany(db, 'tickets', list.map((t) => rowFromNewTicket(t, at)), 200)
       await indexTickets(db, dialect, ids)
       return ids
     },
@@ -135,9 +122,7 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       return await db('tickets').where('id', id).delete() > 0
     },
     async list (scope, query: ListQuery): Promise<Page<Item>> {
-      const base = tickets()
-      whereTicketVisible(base, scope.tickets)
-      return await listPage(db, dialect, base, ticketMapping(db, scope), query)
+      return await listTickets(ctx, scope, query, ticketMapping(db, scope))
     },
     async withIncludes (ticket, scope, query) {
       const item = { ...ticket } as Item
@@ -145,8 +130,7 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       return item
     },
     async markRead (ticketId, userId, at) {
-      await db('ticket_reads').insert({ ticket_id: ticketId, user_id: userId, read_at: at })
-        .onConflict(['ticket_id', 'user_id']).merge({ read_at: at })
+      if (process.env.NO_MARK !== "1") await ctx.readMarks.add(ticketId, userId, at)
     },
     async existingIds (ids) {
       if (ids.length === 0) return []

@@ -9,14 +9,21 @@ import { parseJson } from '../rows/row-values.js'
  * Tickets' full-text search (`filter[search]`): a ticket matches when the
  * search is its id, when its document (title, body text, purchase code, and
  * its owner's first and last name, email and marketplace username) has every
- * term (the last word of each as a prefix), or when the search is a substring
- * of one of those owner fields (trigram indexes on PostgreSQL). The document
- * is rewritten in the transaction of every change to what it holds.
+ * term (the last word of each as a prefix), or when the search (three
+ * characters or more) is a substring of one of those owner fields. The
+ * document is rewritten in the transaction of every change to what it holds.
  */
 export const ticketSearchIndex: FullTextIndex = { table: 'tickets' }
 
 /** The owner's fields in the document, also matched as substrings. */
 export const ownerSearchColumns = ['first_name', 'last_name', 'email', 'marketplace_username'] as const
+
+/**
+ * Matches counted exactly, at most: past this many, a search is "common" and
+ * its total is reported as a lower bound (what keeps a search for a word in a
+ * third of a million tickets as fast as one for a rare word).
+ */
+export const SEARCH_COUNT_LIMIT = 1000
 
 interface DocumentSource {
   id: number
@@ -67,31 +74,71 @@ export async function reindexTicketsOfOwner (db: Knex, dialect: Dialect, userId:
   await indexTickets(db, dialect, rows.map((r) => r.id))
 }
 
-/** Ids of users with `value` in one of the owner fields (case-insensitive substring). */
-function ownersMatching (db: Knex, dialect: Dialect, value: string, columns: readonly string[]): Knex.QueryBuilder {
-  const pattern = containsPattern(value)
-  return db('users').select('users.id').where((w) => {
-    for (const column of columns) void w.orWhere((one) => { dialect.whereContains(one, `users.${column}`, pattern) })
-  })
-}
-
 /** `filter[first_name]` and the like: the ticket's owner has `value` in `column`. */
 export function ownerContains (db: Knex, column: typeof ownerSearchColumns[number]): PartialFilter {
-  return (qb, value, dialect) => { void qb.whereIn('tickets.user_id', ownersMatching(db, dialect, value, [column])) }
+  return (qb, value, dialect) => {
+    const pattern = containsPattern(value)
+    void qb.whereIn('tickets.user_id', db('users').select('users.id').where((w) => { dialect.whereContains(w, `users.${column}`, pattern) }))
+  }
 }
 
-/** `filter[search]`, see above. */
-export function ticketSearch (db: Knex): PartialFilter {
-  return (qb, value, dialect) => {
-    const text = value.trim()
-    const id = /^#?(\d{1,9})$/.exec(text)?.[1]
-    const query = fullTextQuery(text)
-    // One set of ids, each part read from an index, so the planner never scans tickets to test an OR.
-    const owned = db('tickets').select('tickets.id').whereIn('tickets.user_id', ownersMatching(db, dialect, text, ownerSearchColumns))
-    const parts = [
-      ...(query.length > 0 ? [dialect.fullText.matchingIds(db, ticketSearchIndex, query)] : []),
-      ...(id !== undefined ? [db('tickets').select('tickets.id').where('tickets.id', Number(id))] : [])
-    ]
-    void qb.whereIn('tickets.id', owned.union(parts))
+/**
+ * How a search is answered, given the list's query (visibility and filters
+ * applied). Selective: at most SEARCH_COUNT_LIMIT tickets of that query match
+ * each way of matching, so the list is just those ids (exact total, any
+ * sort, sorted in memory). Common: more match; a scan in the sort's order
+ * tests each ticket (`matches`) and stops at the page's end, and the total
+ * is the limit, a lower bound.
+ */
+export type TicketSearchPlan =
+  | { kind: 'none' }
+  | { kind: 'selective', ids: number[] }
+  | { kind: 'common', matches: (qb: Knex.QueryBuilder) => void }
+
+/**
+ * Plans `filter[search]=text` on `listed` (a query of the tickets the list
+ * may show): up to three reads of at most LIMIT + 1 ids each, driven by the
+ * indexes (full text, owners' substrings, then those owners' tickets).
+ */
+export async function planTicketSearch (db: Knex, dialect: Dialect, text: string, listed: Knex.QueryBuilder): Promise<TicketSearchPlan> {
+  const { fullText } = dialect
+  const search = text.trim()
+  const id = /^#?(\d{1,9})$/.exec(search)?.[1]
+  const phrases = fullTextQuery(search)
+  const compiled = phrases.length > 0 ? await fullText.compile(db, ticketSearchIndex, phrases) : null
+  const owner = [...search].length >= fullText.substringMinLength ? search : null
+  const over = SEARCH_COUNT_LIMIT + 1
+  const listedIds = (): Knex.QueryBuilder => listed.clone().clearSelect().clearOrder().select('tickets.id').limit(over)
+
+  // Independent reads: concurrent where the database serves several at once (PostgreSQL's pool).
+  const [documentIds, ownerIds] = await Promise.all([
+    compiled === null ? [] : (() => {
+      const documents = listedIds()
+      fullText.restrictToMatches(documents, ticketSearchIndex, compiled, 'tickets.id')
+      return documents as Promise<Array<{ id: number }>>
+    })(),
+    owner === null ? [] : fullText.substringMatchingIds(db, 'users', ownerSearchColumns, owner, over) as Promise<Array<{ id: number }>>
+  ])
+  const ownedIds = ownerIds.length === 0 ? [] : await (() => {
+    const owned = listedIds()
+    if (ownerIds.length <= SEARCH_COUNT_LIMIT) dialect.whereIdIn(owned, 'tickets.user_id', ownerIds.map((o) => o.id))
+    else void owned.whereIn('tickets.user_id', fullText.substringMatchingIds(db, 'users', ownerSearchColumns, owner as string, Number.MAX_SAFE_INTEGER))
+    return owned
+  })() as Array<{ id: number }>
+
+  if (documentIds.length <= SEARCH_COUNT_LIMIT && ownedIds.length <= SEARCH_COUNT_LIMIT) {
+    const ids = new Set([...documentIds, ...ownedIds].map((row) => Number(row.id)))
+    if (id !== undefined) ids.add(Number(id))
+    return ids.size === 0 ? { kind: 'none' } : { kind: 'selective', ids: [...ids] }
+  }
+  return {
+    kind: 'common',
+    matches: (qb) => {
+      void qb.where((w) => {
+        if (compiled !== null) void w.orWhere(fullText.rowMatches(db, ticketSearchIndex, compiled, 'tickets.id'))
+        if (owner !== null && ownerIds.length > 0) void w.orWhere(fullText.substringRowMatches(db, 'users', ownerSearchColumns, owner, 'tickets.user_id'))
+        if (id !== undefined) void w.orWhere('tickets.id', Number(id))
+      })
+    }
   }
 }

@@ -1,8 +1,15 @@
 import type { ApiToken, TokenRepository } from '@helpdesk/core'
 import { userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
+import { readAuthRevision, withAuthRevisionBump } from './auth-revision.js'
 import { insertId, now, type RepositoryContext } from './repository-context.js'
 
 const tokenColumns = ['id', 'user_id', 'name', 'created_at', 'last_used_at']
+
+/** Every authenticated request's lookup: a prepared statement (the builder would cost more than the query). */
+const FIND_USER_BY_HASH = `select ${userColumns.join(', ')}, api_tokens.id as token_id, api_tokens.name as token_name, ` +
+  'api_tokens.created_at as token_created_at, api_tokens.last_used_at as token_last_used_at, auth_revision.revision as auth_revision ' +
+  'from api_tokens join users on users.id = api_tokens.user_id cross join auth_revision ' +
+  'where api_tokens.token_hash = ? and auth_revision.id = 1'
 
 export function createTokenRepository (ctx: RepositoryContext): TokenRepository {
   const { db } = ctx
@@ -13,26 +20,26 @@ export function createTokenRepository (ctx: RepositoryContext): TokenRepository 
       return { id, user_id: token.user_id, name: token.name, created_at: at, last_used_at: null }
     },
     async findUserByHash (tokenHash) {
-      const row = await db('api_tokens')
-        .join('users', 'users.id', 'api_tokens.user_id')
-        .select(userColumns)
-        .select({ token_id: 'api_tokens.id', token_name: 'api_tokens.name', token_created_at: 'api_tokens.created_at', token_last_used_at: 'api_tokens.last_used_at' })
-        .where('api_tokens.token_hash', tokenHash)
-        .first() as (UserRow & { token_id: number, token_name: string | null, token_created_at: string, token_last_used_at: string | null }) | undefined
+      const [row] = await ctx.dialect.run<UserRow & {
+        token_id: number, token_name: string | null, token_created_at: string, token_last_used_at: string | null, auth_revision: number | string
+      }>(db, FIND_USER_BY_HASH, [tokenHash])
       if (row === undefined) return null
       const token: ApiToken = {
         id: row.token_id, user_id: row.id, name: row.token_name, created_at: row.token_created_at, last_used_at: row.token_last_used_at
       }
-      return { token, user: userFromRow(row) }
+      return { token, user: userFromRow(row), authRevision: Number(row.auth_revision) }
     },
     async listForUser (userId) {
       return await db('api_tokens').select(tokenColumns).where('user_id', userId).orderBy('id') as ApiToken[]
     },
     async deleteForUser (userId, tokenId) {
-      return await db('api_tokens').where({ user_id: userId, id: tokenId }).delete() > 0
+      return await withAuthRevisionBump(db, ctx.dialect, async (trx) => await trx('api_tokens').where({ user_id: userId, id: tokenId }).delete() > 0)
     },
     async deleteAllForUser (userId) {
-      await db('api_tokens').where('user_id', userId).delete()
+      await withAuthRevisionBump(db, ctx.dialect, async (trx) => await trx('api_tokens').where('user_id', userId).delete())
+    },
+    async revision () {
+      return await readAuthRevision(db, ctx.dialect)
     }
   }
 }

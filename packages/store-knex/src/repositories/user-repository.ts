@@ -6,7 +6,8 @@ import {
 } from '@helpdesk/core'
 import { countInclude, listPage, viewOne, type ListMapping } from '../list/list-mapping.js'
 import { rowFromNewUser, rowFromUserPatch, userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { withAuthRevisionBump } from './auth-revision.js'
+import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
 import { reindexTicketsOfOwner } from './ticket-search.js'
 
 type Item = WithIncludes<User>
@@ -41,6 +42,10 @@ const agentMapping: ListMapping<typeof agentList, UserRow, Item> = {
   map: (row) => userFromRow(row) as Item
 }
 
+/** Hot lookups (every ticket view of an agent needs its categories): prepared statements. */
+const FIND_USER_BY_ID = `select ${userColumns.join(', ')} from users where users.id = ?`
+const CATEGORY_IDS = 'select category_id from agent_categories where user_id = ? order by category_id'
+
 function roles (kind: UserKind): number[] {
   return kind === 'customer' ? [Role.Customer] : [Role.Admin, Role.Agent]
 }
@@ -53,7 +58,7 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
 
   return {
     async findById (id) {
-      const row = await users().where('users.id', id).first() as UserRow | undefined
+      const [row] = await ctx.dialect.run<UserRow>(db, FIND_USER_BY_ID, [id])
       return row === undefined ? null : userFromRow(row)
     },
     async findByEmail (email) {
@@ -70,15 +75,25 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
       if (created === null) throw new Error('inserted user vanished')
       return created
     },
+    async createMany (list) {
+      const at = now(ctx)
+      return await insertMany(db, 'users', list.map((user) => rowFromNewUser(user, at)), 500)
+    },
     async update (id: number, patch: UserPatch) {
-      const count = await db('users').where('id', id).update(rowFromUserPatch(patch, now(ctx)))
-      if (count === 0) return null
-      // Ticket search documents hold the owner's names and email: rebuilt in the same transaction.
-      await reindexTicketsOfOwner(db, ctx.dialect, id, patch)
-      return await this.findById(id)
+      const write = async (trx: Knex): Promise<boolean> => {
+        const count = await trx('users').where('id', id).update(rowFromUserPatch(patch, now(ctx)))
+        if (count === 0) return false
+        // Ticket search documents hold the owner's names and email: rebuilt in the same transaction.
+        await reindexTicketsOfOwner(trx, ctx.dialect, id, patch)
+        return true
+      }
+      // A login only moves last_login_at: nothing a cached token lookup relies on.
+      const loginOnly = Object.keys(patch).every((key) => key === 'last_login_at')
+      const updated = loginOnly ? await write(db) : await withAuthRevisionBump(db, ctx.dialect, write)
+      return updated ? await this.findById(id) : null
     },
     async delete (id) {
-      return await db('users').where('id', id).delete() > 0
+      return await withAuthRevisionBump(db, ctx.dialect, async (trx) => await trx('users').where('id', id).delete() > 0)
     },
     async list (kind: UserKind, query: ListQuery): Promise<Page<Item>> {
       return await listPage(db, ctx.dialect, users().whereIn('users.role', roles(kind)), mapping(kind), query)
@@ -87,17 +102,20 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
       return await viewOne(db, users().whereIn('users.role', roles(kind)).where('users.id', id), mapping(kind), query)
     },
     async setNotificationSettings (id, settings: NotificationSettings) {
-      await db('users').where('id', id).update(rowFromUserPatch({ notifications: settings }, now(ctx)))
+      await withAuthRevisionBump(db, ctx.dialect, async (trx) => await trx('users').where('id', id).update(rowFromUserPatch({ notifications: settings }, now(ctx))))
     },
     async categoryIds (agentId) {
-      const rows = await db('agent_categories').select('category_id').where('user_id', agentId).orderBy('category_id') as Array<{ category_id: number }>
+      const rows = await ctx.dialect.run<{ category_id: number }>(db, CATEGORY_IDS, [agentId])
       return rows.map((r) => r.category_id)
     },
     async setCategories (agentId, categoryIds) {
-      await db('agent_categories').where('user_id', agentId).delete()
-      if (categoryIds.length > 0) {
-        await db('agent_categories').insert(categoryIds.map((cid) => ({ user_id: agentId, category_id: cid })))
-      }
+      // An agent's categories are part of what authenticated callers may have remembered (their ticket scope).
+      await withAuthRevisionBump(db, ctx.dialect, async (trx) => {
+        await trx('agent_categories').where('user_id', agentId).delete()
+        if (categoryIds.length > 0) {
+          await trx('agent_categories').insert(categoryIds.map((cid) => ({ user_id: agentId, category_id: cid })))
+        }
+      })
     },
     async notificationSettingsOf (ids) {
       if (ids.length === 0) return []

@@ -29,7 +29,7 @@ export const AgentCreate = Type.Object({
   email: Email,
   password: Password,
   password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
-})
+}, { examples: [{ first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', password: 'enigma-1941', password_confirmation: 'enigma-1941' }] })
 
 export const AgentUpdate = Type.Object({
   first_name: Type.Optional(Name),
@@ -39,7 +39,7 @@ export const AgentUpdate = Type.Object({
   new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An IANA zone, e.g. Europe/Berlin.' })),
   status: Type.Optional(UserStatusInput)
-})
+}, { description: 'Absent keys keep their value.', examples: [{ timezone: 'Europe/London' }, { new_password: 'bombe-1940', new_password_confirmation: 'bombe-1940' }] })
 
 export const Permissions = Type.Object(
   Object.fromEntries(PERMISSION_KEYS.map((k) => [k, Type.Boolean()])) as Record<typeof PERMISSION_KEYS[number], ReturnType<typeof Type.Boolean>>
@@ -47,12 +47,13 @@ export const Permissions = Type.Object(
 
 /** Unknown keys reach the service, which answers 422 naming them. */
 export const PermissionsPatch = Type.Record(Type.String(), Type.Unknown(), {
-  description: `Any of: ${PERMISSION_KEYS.join(', ')} (booleans). Unknown keys are rejected with 422.`
+  description: `Any of: ${PERMISSION_KEYS.join(', ')} (booleans). Unknown keys are rejected with 422.`,
+  examples: [{ view_all_tickets: true, manage_customers: true }]
 })
 
 export const CategoryIdsBody = Type.Object({
-  categories: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 1000 })
-})
+  categories: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 1000, description: 'Replaces the agent\'s categories; `[]` clears them.' })
+}, { examples: [{ categories: [1, 3] }] })
 
 export function presentAgent (user: User, avatar: AvatarResolver): Static<typeof Agent> {
   const agent: Record<string, unknown> = {

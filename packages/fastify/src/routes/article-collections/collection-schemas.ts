@@ -35,18 +35,19 @@ const writable = {
   visibility: Visibility
 }
 
-export const CollectionCreate = Type.Object(writable)
+export const CollectionCreate = Type.Object(writable, { examples: [{ category_id: 1, name: 'Getting started', visibility: 1 }] })
 export const CollectionUpdate = Type.Partial(Type.Object(writable), {
-  description: 'Absent keys keep their value. A new `category_id` moves the collection\'s articles too.'
+  description: 'Absent keys keep their value. A new `category_id` moves the collection\'s articles too.',
+  examples: [{ name: 'First steps' }]
 })
 
 const CollectionIds = Type.Array(Id, { minItems: 1, maxItems: 1000 })
 
-export const VisibilityBody = Type.Object({ collections: CollectionIds, visibility: Visibility })
+export const VisibilityBody = Type.Object({ collections: CollectionIds, visibility: Visibility }, { examples: [{ collections: [1, 2], visibility: 2 }] })
 export const CategoryBody = Type.Object({
   collections: CollectionIds,
   category: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'An existing category; the collections\' articles move with them.' })
-})
+}, { examples: [{ collections: [1, 2], category: 3 }] })
 
 export function presentCollection (collection: ArticleCollection): Static<typeof Collection> {
   return collection as Static<typeof Collection>

@@ -44,11 +44,13 @@ const writable = {
   slug: Type.Optional(Type.String({ maxLength: 255, description: 'An explicit slug (normalised); by default made from the title.' }))
 }
 
-export const ArticleCreate = Type.Object(writable)
+export const ArticleCreate = Type.Object(writable, {
+  examples: [{ title: 'Resetting your password', body: '<p>Open <b>Settings</b>, then <b>Security</b>.</p>', category: 1, collection: 1, status: 'published', tags: ['account'] }]
+})
 export const ArticleUpdate = Type.Object({
   ...Type.Partial(Type.Object(writable)).properties,
   regenerate_slug: Type.Optional(Type.Boolean({ description: 'Make a new slug from the (new) title. The slug is kept otherwise.' }))
-}, { description: 'Absent keys keep their value.' })
+}, { description: 'Absent keys keep their value.', examples: [{ title: 'Resetting a forgotten password', regenerate_slug: true }, { status: 'draft' }] })
 
 export function presentArticle (article: ArticleEntity, avatar: AvatarResolver, viewer: User | null): Static<typeof Article> {
   const included = article as ArticleEntity & Record<string, unknown>

@@ -4,7 +4,7 @@ import { ATTACHMENT_ID_PATTERN, ATTACHMENT_MAX_BYTES, ValidationError } from '@h
 import { actorOf } from '../../http/authentication.js'
 import { attachmentDisposition } from '../../http/content-disposition.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, ErrorBody, responses, Success } from '../../schemas/common.js'
+import { Data, FileUpload, PayloadTooLargeBody, responses, Success } from '../../schemas/common.js'
 import { Attachment, presentAttachment } from '../tickets/ticket-shapes.js'
 
 const AttachmentParams = Type.Object({ id: Type.String({ pattern: ATTACHMENT_ID_PATTERN }) })
@@ -37,8 +37,9 @@ export function attachmentRoutes (app: HelpdeskApp, { helpdesk }: RouteContext):
         tags,
         summary: 'Upload a file (multipart field `file`, at most 30 MB); link it by id when creating a ticket or comment',
         consumes: ['multipart/form-data'],
-        response: responses({ 201: Data(Attachment), 413: ErrorBody })
-      }
+        response: responses({ 201: Data(Attachment), 413: PayloadTooLargeBody })
+      },
+      config: { multipartBody: FileUpload('The file, at most 30 MB; its name is kept in `name`.') }
     }, async (request, reply) => {
       const actor = actorOf(request)
       const missing = ValidationError.field('file', 'The file field is required.')

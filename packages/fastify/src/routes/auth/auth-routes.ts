@@ -12,7 +12,14 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: Rou
   const loginLimiter = loginRateLimit(app, options.rateLimit)
 
   app.post('/auth/login', {
-    schema: { tags, summary: 'Log in with email and password', body: LoginBody, response: responses({ 200: Data(Session) }) },
+    schema: {
+      tags,
+      summary: 'Log in with email and password',
+      description: 'Answers a bearer token for `Authorization: Bearer <token>`. Wrong credentials, and banned users, are a 422 on `email`. ' +
+        'Attempts are limited per email and IP (429).',
+      body: LoginBody,
+      response: responses({ 200: Data(Session) })
+    },
     config: { auth: 'none' },
     preHandler: loginLimiter
   }, async (request) => {
@@ -21,7 +28,13 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: Rou
   })
 
   app.post('/auth/register', {
-    schema: { tags, summary: 'Register a customer account', body: RegisterBody, response: responses({ 201: Data(Session) }) },
+    schema: {
+      tags,
+      summary: 'Register a customer account',
+      description: 'Creates an Active customer and logs them in. 403 when the server switched registration off.',
+      body: RegisterBody,
+      response: responses({ 201: Data(Session) })
+    },
     config: { auth: 'none' }
   }, async (request, reply) => {
     const { token, user } = await helpdesk.auth.register(request.body, options.registration)

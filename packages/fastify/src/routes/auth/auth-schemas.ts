@@ -5,7 +5,7 @@ import { DateTime, Nullable, NullableDateTime, Person } from '../../schemas/comm
 export const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 255, examples: ['admin@example.com'] }),
   password: Type.String({ minLength: 1, maxLength: 1024 })
-})
+}, { examples: [{ email: 'admin@example.com', password: 'admin-password' }] })
 
 export const RegisterBody = Type.Object({
   first_name: Type.String({ minLength: 1, maxLength: LIMITS.name }),
@@ -13,7 +13,7 @@ export const RegisterBody = Type.Object({
   email: Type.String({ format: 'email', maxLength: LIMITS.email }),
   password: Type.String({ minLength: LIMITS.password, maxLength: 1024 }),
   password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
-})
+}, { examples: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', password: 'cobol-1959', password_confirmation: 'cobol-1959' }] })
 
 export const Session = Type.Object({
   token: Type.String({ description: 'Bearer token; send as `Authorization: Bearer <token>`.' }),
@@ -38,4 +38,4 @@ export const NewApiToken = Type.Object({
 export const TokenBody = Type.Union([
   Type.Object({ name: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.tokenName }))) }),
   Type.Null()
-])
+], { examples: [{ name: 'deploy-bot' }] })

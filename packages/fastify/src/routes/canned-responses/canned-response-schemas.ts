@@ -25,12 +25,14 @@ const writable = {
   global: Type.Optional(Type.Boolean({ description: 'Default false.' }))
 }
 
-export const CannedResponseCreate = Type.Object(writable)
-export const CannedResponseUpdate = Type.Partial(Type.Object(writable))
+export const CannedResponseCreate = Type.Object(writable, {
+  examples: [{ name: 'Thanks', body: '<p>Hello {{ customer.first_name }}, thanks for ticket #{{ ticket.id }}.</p>', global: true }]
+})
+export const CannedResponseUpdate = Type.Partial(Type.Object(writable), { description: 'Absent keys keep their value.', examples: [{ global: false }] })
 
 export const BulkDeleteBody = Type.Object({
   responses: Type.Array(Id, { minItems: 1, maxItems: 1000, description: 'Ids to delete: all of them or, on any error, none.' })
-})
+}, { examples: [{ responses: [4, 7] }] })
 
 export const PlaceholderParams = Type.Object({ id: Id, ticket_id: Id })
 

@@ -26,16 +26,16 @@ const writable = {
   purchase_verification: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]))
 }
 
-export const CategoryCreate = Type.Object(writable)
-export const CategoryUpdate = Type.Partial(Type.Object(writable))
+export const CategoryCreate = Type.Object(writable, { examples: [{ name: 'Billing' }, { name: 'Premium plugin', marketplace_item_id: 4711, purchase_verification: 1 }] })
+export const CategoryUpdate = Type.Partial(Type.Object(writable), { description: 'Absent keys keep their value.', examples: [{ name: 'Invoices and billing' }] })
 
 /** A plain list of ids (positions 1, 2, 3...) or a map position -> id. */
 export const OrderBody = Type.Object({
   order: Type.Union([
     Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: 10000 }),
     Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 1, maximum: 2147483647 }))
-  ])
-})
+  ], { description: 'Ids in their new order (positions 1, 2, 3...), or a map of position to id.' })
+}, { examples: [{ order: [3, 1, 2] }, { order: { 1: 3, 2: 1, 3: 2 } }] })
 
 export function presentCategory (category: CategoryEntity): Static<typeof Category> {
   return category as Static<typeof Category>

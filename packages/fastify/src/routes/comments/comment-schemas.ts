@@ -19,9 +19,9 @@ export const CommentCreate = Type.Object({
   private: Type.Boolean(),
   close: Type.Optional(Type.Boolean({ description: 'Close the ticket (ignored when it is closed already).' })),
   attachments: Type.Optional(AttachmentIds)
-})
+}, { examples: [{ body: '<p>Fixed in today\'s release.</p>', type: 1, private: false, close: true }, { body: 'Customer called again.', type: 2, private: true }] })
 
-export const CommentUpdate = Type.Object({ body: Body })
+export const CommentUpdate = Type.Object({ body: Body }, { examples: [{ body: '<p>Fixed in release 2.4.1.</p>' }] })
 
 export const TicketCommentsParams = Type.Object({ ticket_id: Type.Integer({ minimum: 1, maximum: 2147483647 }) })
 

@@ -30,7 +30,7 @@ export const CustomerCreate = Type.Object({
   company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
   password: Password,
   password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
-})
+}, { examples: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', company: 'Navy', password: 'cobol-1959', password_confirmation: 'cobol-1959' }] })
 
 export const CustomerUpdate = Type.Object({
   first_name: Type.Optional(Name),
@@ -40,7 +40,7 @@ export const CustomerUpdate = Type.Object({
   new_password: Type.Optional(Password),
   new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
   status: Type.Optional(UserStatusInput)
-})
+}, { description: 'Absent keys keep their value.', examples: [{ company: 'US Navy' }, { new_password: 'flow-matic', new_password_confirmation: 'flow-matic' }, { status: 3 }] })
 
 export const Note = Type.Object({
   id: Type.Integer(),
@@ -53,7 +53,7 @@ export const Note = Type.Object({
 
 export const NoteCreate = Type.Object({
   note: Type.String({ minLength: 1, maxLength: NOTE_MAX_LENGTH, description: 'Plain text or HTML (sanitised).' })
-})
+}, { examples: [{ note: '<p>Prefers e-mail over phone.</p>' }] })
 
 export const NoteParams = Type.Object({
   customer_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),

@@ -39,9 +39,12 @@ const writable = {
   }))
 }
 
-export const CustomFieldCreate = Type.Object(writable)
+export const CustomFieldCreate = Type.Object(writable, {
+  examples: [{ title: 'Operating system', type: 'select-box', options: ['Linux', 'macOS', 'Windows'], required: true, categories: [1] }]
+})
 export const CustomFieldUpdate = Type.Partial(Type.Object(writable), {
-  description: 'Absent keys keep their value; a field becoming a `select-box` must send `options`.'
+  description: 'Absent keys keep their value; a field becoming a `select-box` must send `options`.',
+  examples: [{ placeholder: 'Which system do you use?' }]
 })
 
 export function presentCustomField (field: CustomFieldEntity): Static<typeof CustomField> {

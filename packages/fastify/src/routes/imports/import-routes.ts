@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { ensureCanImport, PayloadTooLargeError, ValidationError, type ImportFormat } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, ErrorBody, IdParams, responses } from '../../schemas/common.js'
+import { Data, FileUpload, IdParams, PayloadTooLargeBody, responses } from '../../schemas/common.js'
 import { ImportJob, ImportQuery, presentImport } from './import-schemas.js'
 import { ImportWorker } from './import-worker.js'
 
@@ -45,8 +45,9 @@ export function importRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): voi
         summary: 'Start an import (multipart field `file`); runs in the background',
         consumes: ['multipart/form-data'],
         querystring: ImportQuery,
-        response: responses({ 202: Data(ImportJob), 413: ErrorBody })
-      }
+        response: responses({ 202: Data(ImportJob), 413: PayloadTooLargeBody })
+      },
+      config: { multipartBody: FileUpload('A JSON, JSON Lines or CSV file of records (docs/import-format.md), at most 30 MB.') }
     }, async (request, reply) => {
       const actor = actorOf(request)
       ensureCanImport(actor)

@@ -25,7 +25,15 @@ export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteConte
   }, async (request) => ({ data: present(await tickets.view(actorOf(request), request.params.id, viewQueryFrom(request, ticketList))) }))
 
   app.post('/tickets', {
-    schema: { tags, summary: 'Create a ticket', body: TicketCreate, response: responses({ 201: Data(Ticket) }) }
+    schema: {
+      tags,
+      summary: 'Create a ticket',
+      description: 'A customer\'s ticket is their own. Staff name the owner by `customer_id` (alias `customer`) or `email`; an unknown email ' +
+        'creates an Unconfirmed customer. The ticket starts Open, unassigned and private. Required custom fields of the category must be ' +
+        'answered in `fields`; `attachments` links the caller\'s own uploads.',
+      body: TicketCreate,
+      response: responses({ 201: Data(Ticket) })
+    }
   }, async (request, reply) => {
     return await reply.code(201).send({ data: present(await tickets.create(actorOf(request), request.body)) })
   })
@@ -33,7 +41,14 @@ export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteConte
   app.route({
     method: ['POST', 'PATCH'],
     url: '/tickets/:id',
-    schema: { tags, summary: 'Update a ticket (partial)', params: IdParams, body: TicketUpdate, response: responses({ 200: Data(Ticket) }) },
+    schema: {
+      tags,
+      summary: 'Update a ticket (partial)',
+      description: 'The owner may change the title and body; staff everything. `PATCH` and `POST` both work.',
+      params: IdParams,
+      body: TicketUpdate,
+      response: responses({ 200: Data(Ticket) })
+    },
     handler: async (request) => ({ data: present(await tickets.update(actorOf(request), request.params.id, request.body)) })
   })
 

@@ -43,7 +43,13 @@ export const TicketCreate = Type.Object({
   last_name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
   fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Custom-field answers, {field_id: value}.' })),
   purchase_code: Type.Optional(Type.String({ maxLength: TICKET_LIMITS.purchaseCode }))
-}, { description: 'Customers create their own tickets; staff name the customer by `customer_id` (or `customer`) or `email`.' })
+}, {
+  description: 'Customers create their own tickets; staff name the customer by `customer_id` (or `customer`) or `email`.',
+  examples: [
+    { category: 1, title: 'Cannot log in', body: '<p>The login page says my password is wrong.</p>', private: true },
+    { category: 1, title: 'Invoice missing', body: 'Raised on the phone.', email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper' }
+  ]
+})
 
 export const TicketUpdate = Type.Object({
   category: Type.Optional(Id),
@@ -51,9 +57,9 @@ export const TicketUpdate = Type.Object({
   body: Type.Optional(Body),
   status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3, description: 'Staff only.' })),
   private: Type.Optional(Type.Boolean({ description: 'Staff only.' }))
-})
+}, { description: 'Absent keys keep their value.', examples: [{ title: 'Cannot log in since Monday' }, { category: 2 }] })
 
-export const AssignBody = Type.Object({ agent: Id })
+export const AssignBody = Type.Object({ agent: Id }, { examples: [{ agent: 2 }] })
 
 /** A ticket with whichever includes it carries. */
 export function presentTicket (entity: TicketEntity, avatar: AvatarResolver): Static<typeof Ticket> {

@@ -1,0 +1,138 @@
+/**
+ * Seeded databases for the benchmark, cached under bench/.data/ (gitignored)
+ * so a 1M-ticket database is generated once: a SQLite file, or a PostgreSQL
+ * database `helpdesk_bench_<size>` with a marker file beside the SQLite ones.
+ * The data comes from `helpdesk seed --tickets N` (the CLI's volume seed).
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { createKnexStore } from '../packages/store-knex/dist/index.js'
+import { CLI_BIN, DATA_DIR } from './paths.js'
+
+/** Bump when the seed's data changes, so cached databases are regenerated. */
+const SEED_VERSION = 1
+const SEED = 1
+
+export type Db = 'sqlite' | 'postgres'
+
+export interface BenchDatabase {
+  db: Db
+  size: string
+  tickets: number
+  url: string
+  /** Seconds the seed took (when this run or an earlier one generated it). */
+  seedSeconds: number | null
+  cached: boolean
+}
+
+interface Marker { version: number, url: string, tickets: number, seedSeconds: number | null, seededAt: string, optimized?: boolean }
+
+/** `10k` -> 10000, `1m` -> 1000000. */
+export function parseSize (size: string): number {
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(size.trim())
+  if (match === null) throw new Error(`--size: "${size}" is not a size like 10k, 100k or 1m`)
+  const unit = match[2]?.toLowerCase() === 'k' ? 1e3 : match[2]?.toLowerCase() === 'm' ? 1e6 : 1
+  return Math.round(Number(match[1]) * unit)
+}
+
+export function pgAdminUrl (): string {
+  return process.env.HELPDESK_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+}
+
+function pgUrl (name: string): string {
+  const url = new URL(pgAdminUrl())
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+async function adminQuery (sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: pgAdminUrl() })
+  await client.connect()
+  try {
+    return await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Runs the CLI with the progress bar on this terminal; resolves with its stdout. */
+export async function runCli (args: string[], options: { showProgress?: boolean } = {}): Promise<string> {
+  return await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: ['ignore', 'pipe', options.showProgress === true ? 'inherit' : 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString() })
+    child.stderr?.on('data', (chunk: Buffer) => { err += chunk.toString() })
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      if (code === 0) resolve(out)
+      else reject(new Error(`helpdesk ${args[0] ?? ''} exited with ${code ?? 'a signal'}: ${err || out}`))
+    })
+  })
+}
+
+/** A database of `size` tickets for `db`: the cached one, or a freshly seeded one. */
+export async function ensureDatabase (db: Db, size: string, options: { reseed: boolean }): Promise<BenchDatabase> {
+  const tickets = parseSize(size)
+  mkdirSync(DATA_DIR, { recursive: true })
+  const markerFile = join(DATA_DIR, `${db}-${size}.json`)
+  const name = `helpdesk_bench_${size.toLowerCase()}`
+  const url = db === 'sqlite' ? `sqlite:${join(DATA_DIR, `sqlite-${size}.sqlite`)}` : pgUrl(name)
+  const marker = existsSync(markerFile) ? JSON.parse(readFileSync(markerFile, 'utf8')) as Marker : null
+  if (!options.reseed && marker?.version === SEED_VERSION && marker.tickets === tickets && await exists(db, url, name)) {
+    if (marker.optimized !== true) {
+      // Seeded before `helpdesk seed` compacted its indexes at the end: do it once now.
+      await optimize(url)
+      writeFileSync(markerFile, JSON.stringify({ ...marker, optimized: true }, null, 2))
+    }
+    return { db, size, tickets, url, seedSeconds: marker.seedSeconds, cached: true }
+  }
+  rmSync(markerFile, { force: true })
+  if (db === 'sqlite') {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${url.slice('sqlite:'.length)}${suffix}`, { force: true })
+  } else {
+    await adminQuery(`drop database if exists "${name}" with (force)`)
+    await adminQuery(`create database "${name}"`)
+  }
+  process.stderr.write(`Seeding ${tickets} tickets on ${db} (helpdesk seed --tickets ${tickets}); cached for later runs...\n`)
+  const started = performance.now()
+  const output = await runCli([
+    'seed', '--database', url, '--tickets', String(tickets), '--customers', String(Math.max(1, Math.round(tickets / 5))),
+    '--comments-per-ticket', '2', '--seed', String(SEED)
+  ], { showProgress: true })
+  const reported = /in ([\d.]+) s \(/.exec(output)?.[1]
+  const seedSeconds = reported !== undefined ? Number(reported) : (performance.now() - started) / 1000
+  if (db === 'postgres') await analyze(url)
+  const fresh: Marker = { version: SEED_VERSION, url, tickets, seedSeconds, seededAt: new Date().toISOString(), optimized: true }
+  writeFileSync(markerFile, JSON.stringify(fresh, null, 2))
+  return { db, size, tickets, url, seedSeconds, cached: false }
+}
+
+async function optimize (url: string): Promise<void> {
+  const store = createKnexStore({ url })
+  try {
+    await store.migrate()
+    await store.optimize()
+  } finally {
+    await store.close()
+  }
+}
+
+/** What autovacuum does after a bulk load, done at once so plans are stable from the first run. */
+async function analyze (url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query('vacuum analyze')
+  } finally {
+    await client.end()
+  }
+}
+
+async function exists (db: Db, url: string, name: string): Promise<boolean> {
+  if (db === 'sqlite') return existsSync(url.slice('sqlite:'.length))
+  const result = await adminQuery(`select 1 from pg_database where datname = '${name}'`)
+  return result.rowCount === 1
+}

@@ -1,0 +1,9 @@
+import { fileURLToPath } from 'node:url'
+
+/** The built CLI (`pnpm build` first): the benchmark runs the real `helpdesk` binary. */
+export const CLI_BIN = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url))
+/** Cached seeded databases (gitignored). */
+export const DATA_DIR = fileURLToPath(new URL('./.data/', import.meta.url))
+/** Where each run writes its JSON and markdown. */
+export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
+export const BASELINE_SERVER = fileURLToPath(new URL('./baseline-server.ts', import.meta.url))

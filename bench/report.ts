@@ -1,0 +1,73 @@
+/** The benchmark's output: one JSON file per run, and a markdown table per database and size. */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { LoadResult } from './load.js'
+import { RESULTS_DIR } from './paths.js'
+
+/** Throughput under every connection, and latency with one. */
+export type Measured = LoadResult & { latency: { p50Ms: number, p99Ms: number, requestsPerSecond: number } | null }
+
+export interface ScenarioResult {
+  scenario: string
+  title: string
+  helpdesk: Measured
+  baseline: Measured | null
+  /** helpdesk req/s divided by baseline req/s. */
+  ratio: number | null
+}
+
+export interface RunResult {
+  db: 'sqlite' | 'postgres'
+  size: string
+  tickets: number
+  seedSeconds: number | null
+  coldStartMs: number
+  /** Peak RSS of `helpdesk serve` during the mixed workload, MiB. */
+  mixedPeakRssMiB: number | null
+  scenarios: ScenarioResult[]
+}
+
+export interface BenchReport {
+  startedAt: string
+  machine: { cpus: number, cpuModel: string, memoryGiB: number, node: string, platform: string }
+  settings: { duration: number, connections: number, latencyDuration: number }
+  runs: RunResult[]
+}
+
+const num = (value: number, digits = 0): string => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+const ms = (value: number): string => value < 10 ? num(value, 2) : num(value, 1)
+
+export function markdownTable (run: RunResult): string {
+  const lines = [
+    `### ${run.db}, ${num(run.tickets)} tickets`,
+    '',
+    `cold start ${num(run.coldStartMs)} ms; peak RSS under the mixed workload ${run.mixedPeakRssMiB === null ? 'n/a' : `${num(run.mixedPeakRssMiB)} MiB`}` +
+      (run.seedSeconds !== null ? `; seeded in ${num(run.seedSeconds, 1)} s` : ''),
+    '',
+    '| scenario | req/s | p50 ms | p99 ms | 1 conn: p50 | p99 | errors | baseline req/s | p50 | p99 | 1 conn: p50 | ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
+  ]
+  const latency = (m: Measured | null, key: 'p50Ms' | 'p99Ms'): string => m?.latency == null ? '-' : ms(m.latency[key])
+  for (const s of run.scenarios) {
+    const b = s.baseline
+    lines.push(`| ${s.title} | ${num(s.helpdesk.requestsPerSecond)} | ${ms(s.helpdesk.p50Ms)} | ${ms(s.helpdesk.p99Ms)} | ` +
+      `${latency(s.helpdesk, 'p50Ms')} | ${latency(s.helpdesk, 'p99Ms')} | ${num(s.helpdesk.errors)} | ` +
+      `${b === null ? '-' : num(b.requestsPerSecond)} | ${b === null ? '-' : ms(b.p50Ms)} | ${b === null ? '-' : ms(b.p99Ms)} | ${latency(b, 'p50Ms')} | ` +
+      `${s.ratio === null ? '-' : `${num(s.ratio * 100)}%`} |`)
+  }
+  return lines.join('\n')
+}
+
+/** Writes `bench/results/<timestamp>.json` and `.md`; returns their paths. */
+export function writeReport (report: BenchReport): { json: string, markdown: string } {
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  const stamp = report.startedAt.replace(/[:.]/g, '-').slice(0, 19)
+  const json = join(RESULTS_DIR, `${stamp}.json`)
+  const markdown = join(RESULTS_DIR, `${stamp}.md`)
+  writeFileSync(json, JSON.stringify(report, null, 2) + '\n')
+  const header = `Benchmark of ${report.startedAt} on ${report.machine.cpus} CPUs (${report.machine.cpuModel}), node ${report.machine.node}; ` +
+    `${report.settings.connections} connections for ${report.settings.duration} s per scenario (req/s, p50, p99 under that load), ` +
+    `then 1 connection for ${report.settings.latencyDuration} s (latency). Ratio: req/s against the baseline's.`
+  writeFileSync(markdown, [header, '', ...report.runs.map((run) => markdownTable(run) + '\n')].join('\n'))
+  return { json, markdown }
+}

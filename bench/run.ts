@@ -1,0 +1,138 @@
+/**
+ * The benchmark: seeds (or reuses) a database per size, starts `helpdesk
+ * serve` and the raw-driver baseline on it in turn, drives both with
+ * autocannon through the same scenarios, and prints req/s, p50, p99 and the
+ * ratio to the baseline. Results go to bench/results/<time>.json and .md.
+ *
+ *   pnpm bench [--size 10k,1m] [--db sqlite|postgres|both] [--duration 10] [--connections 50]
+ *              [--latency-duration 3] [--scenarios ticket-by-id,mixed] [--warmup 2] [--reseed] [--no-baseline]
+ */
+import { cpus, totalmem } from 'node:os'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import Database from 'better-sqlite3'
+import { ensureDatabase, parseSize, runCli, type BenchDatabase, type Db } from './bench-data.js'
+import { runLoad, type LoadOptions } from './load.js'
+import { markdownTable, writeReport, type BenchReport, type Measured, type RunResult, type ScenarioResult } from './report.js'
+import { BENCH_COMMENT, SCENARIOS, type Scenario } from './scenarios.js'
+import { startBaseline, startHelpdesk, type RunningServer } from './servers.js'
+
+const { values: args } = parseArgs({
+  // `pnpm bench -- --size 1m` may pass the `--` along.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    size: { type: 'string', default: '10k' },
+    db: { type: 'string', default: 'both' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '2' },
+    'latency-duration': { type: 'string', default: '3' },
+    scenarios: { type: 'string' },
+    reseed: { type: 'boolean', default: false },
+    'no-baseline': { type: 'boolean', default: false }
+  }
+})
+
+const sizes = (args.size ?? '10k').split(',').map((s) => s.trim()).filter((s) => s !== '')
+sizes.forEach(parseSize)
+const dbs: Db[] = args.db === 'both' ? ['sqlite', 'postgres'] : args.db === 'sqlite' || args.db === 'postgres' ? [args.db] : []
+if (dbs.length === 0) throw new Error(`--db must be sqlite, postgres or both, got "${args.db ?? ''}"`)
+const duration = Number(args.duration)
+const connections = Number(args.connections)
+const warmup = Number(args.warmup)
+const latencyDuration = Number(args['latency-duration'])
+const wanted = args.scenarios?.split(',').map((s) => s.trim())
+const scenarios = SCENARIOS.filter((s) => wanted === undefined || wanted.includes(s.name))
+if (scenarios.length === 0) throw new Error(`--scenarios: none of ${args.scenarios ?? ''} exists (${SCENARIOS.map((s) => s.name).join(', ')})`)
+
+/**
+ * Warms the server up (JIT, caches, connection pools), measures throughput
+ * with every connection, then latency with one (a request's own time, no
+ * queue in front of it).
+ */
+async function measure (server: RunningServer, scenario: Scenario, options: LoadOptions): Promise<Measured> {
+  if (warmup > 0) await runLoad(server, scenario, { ...options, duration: warmup, seed: options.seed + 1000 })
+  await server.drain()
+  const load = await runLoad(server, scenario, options)
+  await server.drain()
+  const latency = latencyDuration > 0
+    ? await runLoad(server, scenario, { ...options, connections: 1, duration: latencyDuration, seed: options.seed + 2000, sampleRss: false })
+    : null
+  await server.drain()
+  return { ...load, latency: latency === null ? null : { p50Ms: latency.p50Ms, p99Ms: latency.p99Ms, requestsPerSecond: latency.requestsPerSecond } }
+}
+
+/** Removes the comments (and their notifications) the benchmark wrote, so cached databases stay as seeded. */
+async function removeBenchWrites (data: BenchDatabase): Promise<void> {
+  const statements = [
+    ['delete from notifications where type = ? and data like ?', ['Tickets.CommentAdded', `%${BENCH_COMMENT}%`]],
+    ['delete from comments where body = ?', [BENCH_COMMENT]]
+  ] as const
+  if (data.db === 'sqlite') {
+    const db = new Database(data.url.slice('sqlite:'.length))
+    for (const [sql, params] of statements) db.prepare(sql).run(...params)
+    db.close()
+    return
+  }
+  const client = new pg.Client({ connectionString: data.url })
+  await client.connect()
+  for (const [sql, params] of statements) {
+    let n = 0
+    await client.query(sql.replace(/\?/g, () => `$${++n}`), [...params])
+  }
+  await client.end()
+}
+
+async function benchOne (db: Db, size: string): Promise<RunResult> {
+  const data = await ensureDatabase(db, size, { reseed: args.reseed ?? false })
+  const token = (await runCli(['tokens:create', '--email', 'agent@example.com', '--database', data.url])).trim()
+  const headers = { authorization: `Bearer ${token}` }
+  const base = { duration, connections, tickets: data.tickets, headers }
+  const results: ScenarioResult[] = []
+  let coldStartMs = 0
+  let mixedPeakRssMiB: number | null = null
+  const helpdesk = await startHelpdesk(data.url, token, '/api/v1/tickets/1')
+  coldStartMs = helpdesk.coldStartMs
+  try {
+    for (const [i, scenario] of scenarios.entries()) {
+      process.stderr.write(`  ${db} ${size} helpdesk: ${scenario.name}...\n`)
+      const result = await measure(helpdesk, scenario, { ...base, seed: i + 1, sampleRss: scenario.name === 'mixed' })
+      if (scenario.name === 'mixed') mixedPeakRssMiB = result.peakRssMiB
+      results.push({ scenario: scenario.name, title: scenario.title, helpdesk: result, baseline: null, ratio: null })
+    }
+  } finally {
+    await helpdesk.stop()
+  }
+  if (args['no-baseline'] !== true) {
+    const baseline = await startBaseline(data.url, '/api/v1/tickets/1')
+    try {
+      for (const [i, scenario] of scenarios.entries()) {
+        process.stderr.write(`  ${db} ${size} baseline: ${scenario.name}...\n`)
+        const result = await measure(baseline, scenario, { ...base, seed: i + 1 })
+        const entry = results[i] as ScenarioResult
+        entry.baseline = result
+        entry.ratio = result.requestsPerSecond > 0 ? entry.helpdesk.requestsPerSecond / result.requestsPerSecond : null
+      }
+    } finally {
+      await baseline.stop()
+    }
+  }
+  await removeBenchWrites(data)
+  return { db, size, tickets: data.tickets, seedSeconds: data.seedSeconds, coldStartMs, mixedPeakRssMiB, scenarios: results }
+}
+
+const report: BenchReport = {
+  startedAt: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform },
+  settings: { duration, connections, latencyDuration },
+  runs: []
+}
+for (const db of dbs) {
+  for (const size of sizes) {
+    const run = await benchOne(db, size)
+    report.runs.push(run)
+    process.stdout.write(markdownTable(run) + '\n\n')
+  }
+}
+const written = writeReport(report)
+process.stdout.write(`Results: ${written.json}\n         ${written.markdown}\n`)

@@ -1,0 +1,91 @@
+/**
+ * The two servers under test, each a child process of the runner (autocannon
+ * runs in the runner, never in the server's process): `helpdesk serve` as
+ * shipped, and the baseline.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { BASELINE_SERVER, CLI_BIN } from './paths.js'
+
+export interface RunningServer {
+  kind: 'helpdesk' | 'baseline'
+  url: string
+  pid: number
+  /** Resolves once the server has worked through what earlier runs left queued (a slow scenario can leave seconds of it). */
+  drain: () => Promise<void>
+  /** Milliseconds from spawning the process to the first answered request. */
+  coldStartMs: number
+  stop: () => Promise<void>
+}
+
+export async function freePort (): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
+    })
+  })
+}
+
+/** The resident set size of a process, in MiB (Linux). */
+export function rssMiB (pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match?.[1] !== undefined ? Number(match[1]) / 1024 : null
+  } catch {
+    return null
+  }
+}
+
+async function stopChild (child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve() }))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  await exited
+  clearTimeout(timer)
+}
+
+/**
+ * Spawns a server and polls `probe` (with `headers`) until it answers 200;
+ * the time from spawn to that answer is the cold start.
+ */
+async function start (
+  kind: RunningServer['kind'], args: string[], env: NodeJS.ProcessEnv, port: number, probe: string, headers: Record<string, string>
+): Promise<RunningServer> {
+  const started = performance.now()
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000) })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${kind} server exited with ${child.exitCode}: ${stderr}`)
+    try {
+      const response = await fetch(`${url}${probe}`, { headers })
+      if (response.status === 200) break
+      if (performance.now() - started > 120_000) throw new Error(`${kind} answered ${response.status} to ${probe}: ${await response.text()}`)
+    } catch (error) {
+      if (performance.now() - started > 120_000) throw error
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  const coldStartMs = performance.now() - started
+  const drain = async (): Promise<void> => { await fetch(`${url}${probe}`, { headers, signal: AbortSignal.timeout(600_000) }) }
+  return { kind, url, pid: child.pid ?? 0, coldStartMs, drain, stop: async () => { await stopChild(child) } }
+}
+
+/** `helpdesk serve` on `database`, rate limits off (a benchmark is one client), request logs off. */
+export async function startHelpdesk (database: string, token: string, probe: string): Promise<RunningServer> {
+  const port = await freePort()
+  return await start('helpdesk', [CLI_BIN, 'serve', '--database', database, '--port', String(port), '--no-rate-limit'],
+    { LOG_LEVEL: 'warn', HELPDESK_STORAGE_DIR: process.env.HELPDESK_STORAGE_DIR ?? '/tmp/helpdesk-bench-storage' },
+    port, probe, { authorization: `Bearer ${token}` })
+}
+
+export async function startBaseline (database: string, probe: string): Promise<RunningServer> {
+  const port = await freePort()
+  return await start('baseline', ['--import', 'tsx', BASELINE_SERVER, '--database', database, '--port', String(port)], {}, port, probe, {})
+}

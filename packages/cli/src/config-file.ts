@@ -1,0 +1,153 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
+
+/** A user mistake: printed as one line, exit code 1. */
+export class CliError extends Error {}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = typeof LOG_LEVELS[number]
+
+/** `rateLimit` as an object: the plugin's `RateLimitOptions` that can be written in a file. */
+export interface RateLimitFileOptions {
+  max?: number
+  timeWindow?: number | string
+  loginMax?: number
+  keyPrefix?: string
+}
+
+/**
+ * What `helpdesk.config.json` (or `helpdesk.config.ts`, default export) may
+ * hold. Every key is optional; the plugin's options keep the plugin's names.
+ */
+export interface HelpdeskConfigFile {
+  /** `sqlite:PATH` or `postgres://user:password@host:port/database`. */
+  database?: string
+  host?: string
+  port?: number
+  /** The plugin's `prefix`. */
+  prefix?: string
+  /** Requests a minute per token; `false` or `0` switches rate limiting off; an object for the plugin's finer options. */
+  rateLimit?: number | false | RateLimitFileOptions
+  /** The plugin's `rateLimit.redis`, as a URL. */
+  redisUrl?: string
+  /** The plugin's `storageDir`. */
+  storageDir?: string
+  /** The plugin's `registration`. */
+  registration?: boolean
+  /** Trust `X-Forwarded-*` from a reverse proxy or load balancer. */
+  trustProxy?: boolean
+  logLevel?: LogLevel
+}
+
+/** Checks one value; returns what it must be, or null when it is fine. */
+export type Check = (value: unknown) => string | null
+
+/** `value` when it passes `check`; otherwise a CliError naming where it came from (a flag, a variable). */
+export function checked<T> (name: string, value: T, check: Check): T {
+  const wanted = check(value)
+  if (wanted !== null) throw new CliError(`${name} must be ${wanted}, got "${String(value)}"`)
+  return value
+}
+
+const isInteger = (min: number, max: number): Check => (value) =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? null : `an integer from ${min} to ${max}`
+const isString: Check = (value) => typeof value === 'string' && value !== '' ? null : 'a non-empty string'
+const isBoolean: Check = (value) => typeof value === 'boolean' ? null : 'true or false'
+export const isPrefix: Check = (value) => typeof value === 'string' && /^\/[A-Za-z0-9._~\-/]*[^/]$/.test(value) ? null : 'a path like "/api/v1" (leading slash, no trailing slash)'
+export const isRedisUrl: Check = (value) => typeof value === 'string' && /^rediss?:\/\//.test(value) ? null : 'a redis:// or rediss:// URL'
+export const isLogLevel: Check = (value) => LOG_LEVELS.includes(value as LogLevel) ? null : `one of ${LOG_LEVELS.join(', ')}`
+const isWindow: Check = (value) => (Number.isInteger(value) && (value as number) > 0) || (typeof value === 'string' && value !== '')
+  ? null
+  : 'milliseconds or a duration like "1 minute"'
+
+const rateLimitKeys: Record<keyof RateLimitFileOptions, Check> = {
+  max: isInteger(0, 1_000_000), timeWindow: isWindow, loginMax: isInteger(1, 1_000_000), keyPrefix: isString
+}
+
+const isRateLimit: Check = (value) => {
+  if (value === false || isInteger(0, 1_000_000)(value) === null) return null
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a number, false, or an object with max, timeWindow, loginMax, keyPrefix'
+  for (const [key, inner] of Object.entries(value)) {
+    const check = rateLimitKeys[key as keyof RateLimitFileOptions]
+    if (check === undefined) return `an object with only max, timeWindow, loginMax, keyPrefix (not "${key}")`
+    const wanted = check(inner)
+    if (wanted !== null) return `an object whose "${key}" is ${wanted}`
+  }
+  return null
+}
+
+const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
+  database: isString,
+  host: isString,
+  port: isInteger(0, 65535),
+  prefix: isPrefix,
+  rateLimit: isRateLimit,
+  redisUrl: isRedisUrl,
+  storageDir: isString,
+  registration: isBoolean,
+  trustProxy: isBoolean,
+  logLevel: isLogLevel
+}
+
+/** The keys a config file may hold, for docs and error messages. */
+export const CONFIG_FILE_KEYS = Object.keys(fileKeys) as Array<keyof HelpdeskConfigFile>
+
+/** Looked for in the working directory, in this order, when neither `--config` nor HELPDESK_CONFIG names a file. */
+export const CONFIG_FILES = ['helpdesk.config.json', 'helpdesk.config.ts'] as const
+
+/** Checks a parsed config; every problem names the file and the key. */
+export function checkConfigFile (file: string, parsed: unknown): HelpdeskConfigFile {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError(`config file ${file} must hold an object`)
+  const config: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(parsed)) {
+    const check = fileKeys[key as keyof HelpdeskConfigFile]
+    if (check === undefined) throw new CliError(`config file ${file}: unknown key "${key}" (known: ${CONFIG_FILE_KEYS.join(', ')})`)
+    // A .ts config may leave a key undefined (`database: process.env.DATABASE_URL`): that is no setting.
+    if (value === undefined) continue
+    const wanted = check(value)
+    if (wanted !== null) throw new CliError(`config file ${file}: "${key}" must be ${wanted}, got ${JSON.stringify(value)}`)
+    config[key] = value
+  }
+  return config as HelpdeskConfigFile
+}
+
+function parseJson (file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new CliError(`config file ${file} is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+/** A `.ts` config is compiled by tsx, loaded only when such a file is used. */
+function loadTypeScript (file: string): unknown {
+  let tsx: { require: (id: string, from: string) => { default?: unknown } }
+  try {
+    tsx = createRequire(import.meta.url)('tsx/cjs/api') as typeof tsx
+  } catch {
+    throw new CliError(`config file ${file} needs tsx to load: install it (npm install --save-dev tsx) or use helpdesk.config.json`)
+  }
+  try {
+    const loaded = tsx.require(file, import.meta.url)
+    return loaded.default ?? loaded
+  } catch (error) {
+    throw new CliError(`config file ${file} could not be loaded: ${(error as Error).message.split('\n')[0] ?? ''}`)
+  }
+}
+
+/** Finds, reads and checks the config file. `path` (from `--config` or HELPDESK_CONFIG) must exist when given. */
+export function readConfigFile (path: string | undefined, cwd = process.cwd()): { file: string | null, config: HelpdeskConfigFile } {
+  let file: string
+  if (path !== undefined) {
+    file = resolve(cwd, path)
+    if (!existsSync(file)) throw new CliError(`config file ${file} does not exist`)
+  } else {
+    const present = CONFIG_FILES.map((name) => resolve(cwd, name)).filter((f) => existsSync(f))
+    if (present.length > 1) throw new CliError(`both ${present.join(' and ')} exist: keep one`)
+    if (present[0] === undefined) return { file: null, config: {} }
+    file = present[0]
+  }
+  const parsed = /\.[cm]?ts$/.test(file) ? loadTypeScript(file) : parseJson(file)
+  return { file, config: checkConfigFile(file, parsed) }
+}

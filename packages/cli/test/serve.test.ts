@@ -1,0 +1,83 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { serve, type ServeSummary } from '../src/commands/serve.js'
+import type { CliIo } from '../src/io.js'
+import { contractEndpoints, normalizePath, serviceSpecEndpoints } from '../../fastify/test/spec-endpoints.js'
+
+function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
+  const stdout: string[] = []
+  const stderr: string[] = []
+  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
+}
+
+// Swagger UI and the configuration do not depend on the database: one dialect is enough.
+const dialect = testDialects()[0] ?? 'sqlite'
+
+describe('helpdesk serve', () => {
+  it('shows Swagger UI at /docs listing every endpoint of the spec', async (t) => {
+    const db = await createTestDatabase(dialect)
+    t.after(async () => { await db.drop() })
+    process.env.HELPDESK_QUIET = '1'
+    const server = await serve({ database: db.url, port: '0', host: '127.0.0.1' }, captureIo())
+    t.after(async () => { await server.close() })
+    const origin = server.url.replace(/\/api\/v1$/, '')
+
+    const page = await fetch(`${origin}/docs`)
+    assert.equal(page.status, 200)
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/)
+    assert.match(await page.text(), /swagger-ui/i)
+
+    const json = await fetch(`${origin}/docs/json`)
+    assert.equal(json.status, 200)
+    const doc = await json.json() as { openapi: string, paths: Record<string, Record<string, unknown>> }
+    assert.equal(doc.openapi, '3.1.0')
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${normalizePath(path)}`)))
+    const missing = [...serviceSpecEndpoints(), ...contractEndpoints()]
+      .map((e) => `${e.method} ${normalizePath(`/api/v1${e.path}`)}`)
+      .filter((e) => !documented.has(e))
+    assert.deepEqual(missing, [])
+
+    const same = await (await fetch(`${server.url}/openapi.json`)).json()
+    assert.deepEqual(same, doc, 'the plugin serves the same document under its prefix')
+  })
+
+  it('prints one JSON line with --json, and runs with the configured prefix and storage directory', async (t) => {
+    const db = await createTestDatabase(dialect)
+    t.after(async () => { await db.drop() })
+    const dir = mkdtempSync(join(tmpdir(), 'helpdesk-serve-'))
+    t.after(() => { rmSync(dir, { recursive: true, force: true }) })
+    const config = join(dir, 'helpdesk.config.json')
+    writeFileSync(config, JSON.stringify({ database: db.url, prefix: '/support/api', storageDir: join(dir, 'files'), rateLimit: false, logLevel: 'silent' }))
+    const io = captureIo()
+    const server = await serve({ config, port: '0', json: true }, io)
+    t.after(async () => { await server.close() })
+
+    assert.equal(io.stdout.length, 1, io.stdout.join('\n'))
+    const summary = JSON.parse(io.stdout[0] ?? '') as ServeSummary
+    assert.match(summary.url, /^http:\/\/127\.0\.0\.1:\d+\/support\/api$/)
+    assert.equal(summary.docs, summary.url.replace('/support/api', '/docs'))
+    assert.ok(summary.migrations.length > 0)
+    assert.equal(summary.firstAdmin?.email, 'admin@example.com')
+
+    const login = await fetch(`${summary.url}/auth/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(summary.firstAdmin)
+    })
+    assert.equal(login.status, 200)
+    assert.equal(login.headers.get('x-ratelimit-limit'), null, 'rateLimit: false in the file')
+    const { data: { token } } = await login.json() as { data: { token: string } }
+
+    const form = new FormData()
+    form.append('file', new Blob(['hello']), 'hello.txt')
+    const upload = await fetch(`${summary.url}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })
+    assert.equal(upload.status, 201, await upload.clone().text())
+    assert.ok(existsSync(join(dir, 'files')) && readdirSync(join(dir, 'files'), { recursive: true }).length > 0, 'the file is in the configured storageDir')
+
+    const docs = await (await fetch(`${summary.docs}/json`)).json() as { paths: Record<string, unknown> }
+    assert.ok(Object.keys(docs.paths).every((p) => p.startsWith('/support/api/')))
+  })
+})

@@ -1,0 +1,228 @@
+import type { Person } from '../ticket-fixtures.js'
+import { PASSWORD, uploadBody, type AccessWorld, type ActorName, type Privilege } from './access-world.js'
+
+/** One cell's caller and the world it acts in. */
+export interface Cell {
+  w: AccessWorld
+  actor: ActorName
+  /** Null for the anonymous caller. */
+  person: Person | null
+}
+
+export interface CellRequest {
+  /** Path below the prefix, e.g. `/tickets/12`. */
+  url: string
+  payload?: unknown
+  headers?: Record<string, string>
+  /** The bearer token; default the actor's own. */
+  token?: string
+}
+
+/** Expected status per actor: anonymous, owner, other customer, agent, privileged agent, administrator. */
+export type Expectation = readonly [number, number, number, number, number, number]
+
+export interface AccessRow {
+  /** `METHOD /path` as registered below the prefix; aliases of one handler as `PATCH|POST /path`. */
+  route: string
+  /** Which agent is the "privileged" column (see `Privilege`). */
+  privileged: Privilege
+  expect: Expectation
+  /** The request of one cell; makes a fresh resource when the request consumes or re-scopes one. */
+  request: (cell: Cell) => CellRequest | Promise<CellRequest>
+}
+
+function row (route: string, privileged: Privilege, expect: Expectation, request: AccessRow['request']): AccessRow {
+  return { route, privileged, expect, request }
+}
+
+const isStaff = (cell: Cell): boolean => ['agent', 'privileged', 'admin'].includes(cell.actor)
+
+// Columns:                  anon owner other agent priv admin
+const EVERYONE: Expectation = [200, 200, 200, 200, 200, 200]
+const SIGNED_IN: Expectation = [401, 200, 200, 200, 200, 200]
+const SIGNED_IN_CREATES: Expectation = [401, 201, 201, 201, 201, 201]
+const ADMIN_ONLY: Expectation = [401, 403, 403, 403, 403, 200]
+const PERMITTED: Expectation = [401, 403, 403, 403, 200, 200]
+const PERMITTED_CREATES: Expectation = [401, 403, 403, 403, 201, 201]
+/** The owner's private ticket: its owner and staff who can see it; others are told it does not exist. */
+const OWNER_AND_CATEGORY: Expectation = [401, 200, 404, 404, 200, 200]
+/** A staff member's reply on the owner's ticket: the owner sees it but may not change it. */
+const AUTHOR_ONLY: Expectation = [401, 403, 404, 404, 200, 200]
+/** The owner's own notification or token: nobody else's business, administrators included. */
+const OWNER_ONLY: Expectation = [401, 200, 404, 404, 404, 404]
+/** A non-global canned response of the privileged agent. */
+const CANNED_OWN: Expectation = [401, 403, 403, 404, 200, 200]
+
+/**
+ * Every route of the API and who may call it. The access-matrix test drives
+ * each cell over HTTP, and fails when a registered route has no row here.
+ */
+export const accessTable: AccessRow[] = [
+  row('GET /openapi.json', 'category', EVERYONE, () => ({ url: '/openapi.json' })),
+  row('GET /health', 'category', EVERYONE, () => ({ url: '/health' })),
+  row('GET /ready', 'category', EVERYONE, () => ({ url: '/ready' })),
+
+  // Auth
+  row('POST /auth/login', 'category', EVERYONE, ({ w, person }) => ({ url: '/auth/login', payload: { email: (person ?? w.owner).user.email, password: PASSWORD } })),
+  row('POST /auth/register', 'category', [201, 201, 201, 201, 201, 201], ({ w }) => ({
+    url: '/auth/register', payload: { first_name: 'New', last_name: 'Customer', email: w.fresh.email(), password: PASSWORD, password_confirmation: PASSWORD }
+  })),
+  row('POST /auth/logout', 'category', SIGNED_IN, async ({ w, person }) => ({
+    url: '/auth/logout', ...(person !== null ? { token: (await w.fresh.token(person)).token } : {})
+  })),
+  row('GET /auth/me', 'category', SIGNED_IN, () => ({ url: '/auth/me' })),
+  row('GET /auth/tokens', 'category', SIGNED_IN, () => ({ url: '/auth/tokens' })),
+  row('POST /auth/tokens', 'category', SIGNED_IN_CREATES, () => ({ url: '/auth/tokens', payload: { name: 'cli' } })),
+  row('DELETE /auth/tokens/:id', 'category', OWNER_ONLY, async ({ w }) => ({ url: `/auth/tokens/${(await w.fresh.token(w.owner)).id}` })),
+
+  // Customers: administrators and agents with manage_customers; the owner is the customer the row reads.
+  row('GET /customers', 'manage_customers', PERMITTED, () => ({ url: '/customers' })),
+  row('GET /customers/:id', 'manage_customers', PERMITTED, ({ w }) => ({ url: `/customers/${w.owner.user.id}` })),
+  row('POST /customers', 'manage_customers', PERMITTED_CREATES, ({ w }) => ({
+    url: '/customers', payload: { first_name: 'New', last_name: 'Customer', email: w.fresh.email(), password: PASSWORD, password_confirmation: PASSWORD }
+  })),
+  row('PATCH|POST /customers/:id', 'manage_customers', PERMITTED, ({ w }) => ({ url: `/customers/${w.owner.user.id}`, payload: { company: 'Acme' } })),
+  row('DELETE /customers/:id', 'manage_customers', PERMITTED, async ({ w }) => ({ url: `/customers/${await w.fresh.customer()}` })),
+  row('GET /customers/:id/notifications', 'manage_customers', PERMITTED, ({ w }) => ({ url: `/customers/${w.owner.user.id}/notifications` })),
+  row('PATCH|POST|PUT /customers/:id/notifications', 'manage_customers', PERMITTED, ({ w }) => ({
+    url: `/customers/${w.owner.user.id}/notifications`, payload: { new_ticket: true }
+  })),
+  row('GET /customers/:id/notes', 'manage_customers', PERMITTED, ({ w }) => ({ url: `/customers/${w.owner.user.id}/notes` })),
+  row('POST /customers/:id/notes', 'manage_customers', PERMITTED_CREATES, ({ w }) => ({ url: `/customers/${w.owner.user.id}/notes`, payload: { note: 'Called us.' } })),
+  row('DELETE /customers/:customer_id/notes/:note_id', 'manage_customers', PERMITTED, async ({ w }) => ({
+    url: `/customers/${w.owner.user.id}/notes/${await w.fresh.note()}`
+  })),
+
+  // Agents: administrators only, whatever an agent's permissions.
+  row('GET /agents', 'all', ADMIN_ONLY, () => ({ url: '/agents' })),
+  row('GET /agents/:id', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}` })),
+  row('POST /agents', 'all', [401, 403, 403, 403, 403, 201], ({ w }) => ({
+    url: '/agents', payload: { first_name: 'New', last_name: 'Agent', email: w.fresh.email(), password: PASSWORD, password_confirmation: PASSWORD }
+  })),
+  row('PATCH|POST|PUT /agents/:id', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}`, payload: { last_name: 'Renamed' } })),
+  row('DELETE /agents/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/agents/${await w.fresh.agent()}` })),
+  row('GET /agents/:id/permissions', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/permissions` })),
+  row('PATCH|POST|PUT /agents/:id/permissions', 'all', ADMIN_ONLY, ({ w }) => ({
+    url: `/agents/${w.staffTarget.user.id}/permissions`, payload: { delete_tickets: false }
+  })),
+  row('GET /agents/:id/notifications', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/notifications` })),
+  row('PATCH|POST|PUT /agents/:id/notifications', 'all', ADMIN_ONLY, ({ w }) => ({
+    url: `/agents/${w.staffTarget.user.id}/notifications`, payload: { new_comment: true }
+  })),
+  row('GET /agents/:id/categories', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/categories` })),
+  row('PUT /agents/:id/categories', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/categories`, payload: { categories: [] } })),
+
+  // Categories: anyone signed in reads; administrators manage.
+  row('GET /categories', 'all', SIGNED_IN, () => ({ url: '/categories' })),
+  row('GET /categories/:id', 'all', SIGNED_IN, ({ w }) => ({ url: `/categories/${w.category}` })),
+  row('POST /categories', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/categories', payload: { name: 'New' } })),
+  row('POST /categories/order', 'all', ADMIN_ONLY, ({ w }) => ({ url: '/categories/order', payload: { order: [w.category, w.spareCategory] } })),
+  row('PATCH|POST|PUT /categories/:id', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/categories/${w.spareCategory}`, payload: { name: 'Spare' } })),
+  row('DELETE /categories/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/categories/${await w.fresh.category()}` })),
+
+  // Notifications: the caller's own; another's id is missing, not forbidden.
+  row('GET /notifications', 'category', SIGNED_IN, () => ({ url: '/notifications' })),
+  row('GET /notifications/:id', 'category', OWNER_ONLY, ({ w }) => ({ url: `/notifications/${w.notification}` })),
+  row('POST /notifications/:id/read', 'category', OWNER_ONLY, ({ w }) => ({ url: `/notifications/${w.notification}/read` })),
+  row('DELETE /notifications/:id/read', 'category', OWNER_ONLY, ({ w }) => ({ url: `/notifications/${w.notification}/read` })),
+  row('GET /notifications/:id/unread', 'category', SIGNED_IN, ({ w }) => ({ url: `/notifications/${w.notification}/unread` })),
+  row('DELETE /notifications/:id/unread', 'category', SIGNED_IN, ({ w }) => ({ url: `/notifications/${w.notification}/unread` })),
+
+  // Imports: administrators; nobody else learns a job exists.
+  row('GET /imports/:id', 'all', [401, 404, 404, 404, 404, 200], ({ w }) => ({ url: `/imports/${w.importJob}` })),
+  row('POST /imports', 'all', [401, 403, 403, 403, 403, 202], () => {
+    const body = uploadBody('{"type": "category", "id": "matrix", "name": "Imported"}\n', 'one.jsonl')
+    return { url: '/imports', payload: body.payload, headers: body.headers }
+  }),
+
+  // Custom fields: administrators only.
+  row('GET /fields', 'all', ADMIN_ONLY, () => ({ url: '/fields' })),
+  row('GET /fields/:id', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/fields/${w.field}` })),
+  row('POST /fields', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/fields', payload: { title: 'Order number', type: 'text' } })),
+  row('PATCH|POST /fields/:id', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/fields/${w.field}`, payload: { placeholder: 'e.g. 42' } })),
+  row('DELETE /fields/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/fields/${await w.fresh.field()}` })),
+
+  // Canned responses: staff; a non-global one is its creator's (the privileged agent) and administrators'.
+  row('GET /canned-responses', 'category', [401, 403, 403, 200, 200, 200], () => ({ url: '/canned-responses' })),
+  row('GET /canned-responses/:id', 'category', CANNED_OWN, ({ w }) => ({ url: `/canned-responses/${w.cannedResponse}` })),
+  row('POST /canned-responses', 'category', [401, 403, 403, 201, 201, 201], () => ({ url: '/canned-responses', payload: { name: 'Hi', body: 'Hello', global: false } })),
+  row('PATCH|POST /canned-responses/:id', 'category', CANNED_OWN, ({ w }) => ({ url: `/canned-responses/${w.cannedResponse}`, payload: { name: 'Greeting' } })),
+  row('DELETE /canned-responses/:id', 'category', CANNED_OWN, async ({ w }) => ({ url: `/canned-responses/${await w.fresh.cannedResponse(false)}` })),
+  // A global one: every agent sees it, only its creator and administrators delete it.
+  row('DELETE /canned-responses', 'category', [401, 403, 403, 403, 200, 200], async ({ w }) => ({
+    url: '/canned-responses', payload: { responses: [await w.fresh.cannedResponse(true)] }
+  })),
+  row('GET /canned-responses/:id/placeholders/:ticket_id', 'category', CANNED_OWN, ({ w }) => ({
+    url: `/canned-responses/${w.cannedResponse}/placeholders/${w.ticket}`
+  })),
+
+  // Knowledge base: read by visibility (the collection is for logged-in users, the article a draft); managed with manage_articles.
+  row('GET /article-collections', 'manage_articles', EVERYONE, () => ({ url: '/article-collections' })),
+  row('GET /article-collections/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/article-collections/${w.collection}` })),
+  row('POST /article-collections', 'manage_articles', PERMITTED_CREATES, ({ w }) => ({
+    url: '/article-collections', payload: { category_id: w.category, name: 'New', visibility: 2 }
+  })),
+  row('POST /article-collections/order', 'manage_articles', PERMITTED, ({ w }) => ({ url: '/article-collections/order', payload: { order: [w.collection] } })),
+  row('POST /article-collections/visibility', 'manage_articles', PERMITTED, ({ w }) => ({
+    url: '/article-collections/visibility', payload: { collections: [w.collection], visibility: 2 }
+  })),
+  row('POST /article-collections/category', 'manage_articles', PERMITTED, ({ w }) => ({
+    url: '/article-collections/category', payload: { collections: [w.collection], category: w.category }
+  })),
+  row('POST|PATCH /article-collections/:id', 'manage_articles', PERMITTED, ({ w }) => ({ url: `/article-collections/${w.collection}`, payload: { name: 'Guides' } })),
+  row('DELETE /article-collections/:id', 'manage_articles', PERMITTED, async ({ w }) => ({ url: `/article-collections/${await w.fresh.collection()}` })),
+  row('GET /articles', 'manage_articles', EVERYONE, () => ({ url: '/articles' })),
+  row('GET /articles/:id', 'manage_articles', [404, 404, 404, 200, 200, 200], ({ w }) => ({ url: `/articles/${w.draft}` })),
+  row('POST /articles', 'manage_articles', PERMITTED_CREATES, ({ w }) => ({
+    url: '/articles', payload: { title: 'New', body: 'Text.', category: w.category, collection: w.collection, status: 'draft' }
+  })),
+  row('POST /articles/order', 'manage_articles', PERMITTED, ({ w }) => ({ url: '/articles/order', payload: { order: [w.draft] } })),
+  row('PATCH|POST /articles/:id', 'manage_articles', PERMITTED, ({ w }) => ({ url: `/articles/${w.draft}`, payload: { title: 'Renamed' } })),
+  row('DELETE /articles/:id', 'manage_articles', PERMITTED, async ({ w }) => ({ url: `/articles/${await w.fresh.article()}` })),
+
+  // Tickets: the owner and the staff of its category; a private ticket does not exist for anyone else.
+  row('GET /tickets', 'category', SIGNED_IN, () => ({ url: '/tickets' })),
+  row('GET /tickets/:id', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}` })),
+  row('GET /tickets/:id', 'view_all_tickets', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}` })),
+  row('POST /tickets', 'category', SIGNED_IN_CREATES, (cell) => ({
+    url: '/tickets',
+    payload: { category: cell.w.category, title: 'Broken', body: 'It broke.', ...(isStaff(cell) ? { customer_id: cell.w.owner.user.id } : {}) }
+  })),
+  row('POST|PATCH /tickets/:id', 'category', OWNER_AND_CATEGORY, async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}`, payload: { title: 'Renamed' } })),
+  row('PUT /tickets/:id/privacy', 'category', OWNER_AND_CATEGORY, async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}/privacy` })),
+  // A public ticket: the other customer reads it but may not make it private.
+  row('DELETE /tickets/:id/privacy', 'category', [401, 200, 403, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket({ private: false })}/privacy` })),
+  row('PUT /tickets/:id/agents', 'assign_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({
+    url: `/tickets/${await w.fresh.ticket()}/agents`, payload: { agent: w.privileged.category.user.id }
+  })),
+  row('PUT /tickets/:id/agents', 'category', [401, 403, 404, 404, 403, 200], async ({ w }) => ({
+    url: `/tickets/${await w.fresh.ticket()}/agents`, payload: { agent: w.privileged.category.user.id }
+  })),
+  row('DELETE /tickets/:id', 'delete_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}` })),
+
+  // Comments follow their ticket; changing one is for its author (the privileged agent) and administrators.
+  row('GET /tickets/:ticket_id/comments', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/comments` })),
+  row('POST /tickets/:ticket_id/comments', 'category', [401, 201, 404, 404, 201, 201], ({ w }) => ({
+    url: `/tickets/${w.ticket}/comments`, payload: { body: 'More.', type: 1, private: false }
+  })),
+  row('GET /comments/:id', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/comments/${w.reply}` })),
+  row('PATCH /comments/:id', 'category', AUTHOR_ONLY, ({ w }) => ({ url: `/comments/${w.reply}`, payload: { body: 'Edited.' } })),
+  row('DELETE /comments/:id', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply()}` })),
+  row('PUT /comments/:id/privacy', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply({ private: true })}/privacy` })),
+  row('DELETE /comments/:id/privacy', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply()}/privacy` })),
+
+  // Attachments: the uploader (the owner) and staff see an unlinked upload; its uploader and administrators delete it.
+  row('POST /attachments', 'category', SIGNED_IN_CREATES, () => {
+    const body = uploadBody()
+    return { url: '/attachments', payload: body.payload, headers: body.headers }
+  }),
+  row('GET /attachments/:id', 'category', [401, 200, 404, 200, 200, 200], ({ w }) => ({ url: `/attachments/${w.attachment}` })),
+  row('GET /attachments/:id/download', 'category', [401, 200, 404, 200, 200, 200], ({ w }) => ({ url: `/attachments/${w.attachment}/download` })),
+  row('DELETE /attachments/:id', 'category', [401, 200, 404, 403, 403, 200], async ({ w }) => ({ url: `/attachments/${await w.fresh.attachment()}` }))
+]
+
+/** `PATCH|POST /x` -> `PATCH /x`, `POST /x`. */
+export function routesOf (accessRow: AccessRow): string[] {
+  const [methods = '', path = ''] = accessRow.route.split(' ')
+  return methods.split('|').map((method) => `${method} ${path}`)
+}

@@ -1,0 +1,46 @@
+import type { Knex } from 'knex'
+
+interface PgConnection {
+  query: (config: { name: string, text: string, values: unknown[] }) => Promise<{ rows: unknown[] }>
+}
+interface Client {
+  acquireConnection: () => Promise<PgConnection>
+  releaseConnection: (connection: PgConnection) => Promise<unknown>
+  emit: (event: string, data: unknown) => boolean
+}
+
+/** `?` -> `$n`, and a statement name per text: PostgreSQL parses and plans each once per connection. */
+const statements = new Map<string, { name: string, text: string }>()
+
+function named (sql: string): { name: string, text: string } {
+  let statement = statements.get(sql)
+  if (statement === undefined) {
+    let n = 0
+    statement = { name: `helpdesk_${statements.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) }
+    statements.set(sql, statement)
+  }
+  return statement
+}
+
+/**
+ * Runs `sql` as a named prepared statement on a pooled connection (or the
+ * transaction's). Only for the store's fixed hot statements: every distinct
+ * text stays prepared on each connection for its lifetime.
+ */
+export async function postgresRun<Row> (db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
+  const client = db.client as unknown as Client
+  const values = [...bindings]
+  client.emit('query', { sql, bindings: values, method: 'raw' })
+  const connection = await client.acquireConnection()
+  try {
+    const result = await connection.query({ ...named(sql), values })
+    return result.rows as Row[]
+  } finally {
+    await client.releaseConnection(connection)
+  }
+}
+
+/** Runs the statements in one transaction (or the open one, as a savepoint). */
+export async function postgresRunAll (db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void> {
+  await db.transaction(async (trx) => { for (const [sql, bindings] of statements) await postgresRun(trx, sql, bindings) })
+}
