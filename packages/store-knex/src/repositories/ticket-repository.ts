@@ -130,7 +130,7 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       return item
     },
     async markRead (ticketId, userId, at) {
-      if (process.env.NO_MARK !== "1") await ctx.readMarks.add(ticketId, userId, at)
+      await ctx.readMarks.add(ticketId, userId, at)
     },
     async existingIds (ids) {
       if (ids.length === 0) return []
