@@ -63,7 +63,7 @@ export async function runCli (args: string[], options: { showProgress?: boolean 
     const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: ['ignore', 'pipe', options.showProgress === true ? 'inherit' : 'pipe'] })
     let out = ''
     let err = ''
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString() })
+    child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString() })
     child.stderr?.on('data', (chunk: Buffer) => { err += chunk.toString() })
     child.on('error', reject)
     child.on('exit', (code) => {

@@ -47,12 +47,15 @@ export function markdownTable (run: RunResult): string {
     '| scenario | req/s | p50 ms | p99 ms | 1 conn: p50 | p99 | errors | baseline req/s | p50 | p99 | 1 conn: p50 | ratio |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
   ]
-  const latency = (m: Measured | null, key: 'p50Ms' | 'p99Ms'): string => m?.latency == null ? '-' : ms(m.latency[key])
+  // A server that answered nothing in the run's time gets "none", not a latency of 0.
+  const answered = (m: Measured | { requestsPerSecond: number } | null | undefined): boolean => m != null && m.requestsPerSecond > 0
+  const latency = (m: Measured | null, key: 'p50Ms' | 'p99Ms'): string => m?.latency == null ? '-' : answered(m.latency) ? ms(m.latency[key]) : 'none'
+  const load = (m: Measured | null, value: (m: Measured) => string): string => m === null ? '-' : answered(m) ? value(m) : 'none'
   for (const s of run.scenarios) {
     const b = s.baseline
     lines.push(`| ${s.title} | ${num(s.helpdesk.requestsPerSecond)} | ${ms(s.helpdesk.p50Ms)} | ${ms(s.helpdesk.p99Ms)} | ` +
       `${latency(s.helpdesk, 'p50Ms')} | ${latency(s.helpdesk, 'p99Ms')} | ${num(s.helpdesk.errors)} | ` +
-      `${b === null ? '-' : num(b.requestsPerSecond)} | ${b === null ? '-' : ms(b.p50Ms)} | ${b === null ? '-' : ms(b.p99Ms)} | ${latency(b, 'p50Ms')} | ` +
+      `${load(b, (m) => num(m.requestsPerSecond))} | ${load(b, (m) => ms(m.p50Ms))} | ${load(b, (m) => ms(m.p99Ms))} | ${latency(b, 'p50Ms')} | ` +
       `${s.ratio === null ? '-' : `${num(s.ratio * 100)}%`} |`)
   }
   return lines.join('\n')

@@ -1,11 +1,20 @@
-import sanitizeHtml from 'sanitize-html'
+import { createRequire } from 'node:module'
+import type sanitizeHtmlType from 'sanitize-html'
+
+/** sanitize-html, loaded on the first body that needs it (startup does not pay for it, and most bodies never do). */
+const require = createRequire(import.meta.url)
+let sanitizer: typeof sanitizeHtmlType | undefined
+function sanitizeHtml (html: string, options: sanitizeHtmlType.IOptions): string {
+  sanitizer ??= require('sanitize-html') as typeof sanitizeHtmlType
+  return sanitizer(html, options)
+}
 
 /**
  * Ticket, comment, note and article bodies may be HTML. They are cleaned with
  * sanitize-html before storage: only formatting tags survive; scripts, event
  * handlers, styles and javascript:/data: URLs do not.
  */
-const options: sanitizeHtml.IOptions = {
+const options: sanitizeHtmlType.IOptions = {
   allowedTags: [
     'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'del', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
     'hr', 'i', 'img', 'ins', 'kbd', 'li', 'mark', 'ol', 'p', 'pre', 's', 'small', 'span', 'strong', 'sub',
@@ -23,7 +32,8 @@ const options: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' })
+    // What sanitize-html's `simpleTransform('a', ...)` makes: the same tag, with `rel` set.
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'noopener noreferrer nofollow' } })
   }
 }
 

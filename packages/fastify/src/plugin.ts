@@ -8,6 +8,7 @@ import { installEventSubscription } from './http/event-subscription.js'
 import { installOpenApi } from './http/openapi.js'
 import { installRateLimit } from './http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from './http/route-context.js'
+import { installSerialization } from './http/serializers.js'
 import { installValidation } from './http/validator.js'
 import type { HelpdeskPluginOptions } from './options.js'
 import { agentRoutes } from './routes/agents/agent-routes.js'
@@ -54,6 +55,7 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
   await host.register(async (child) => {
     const app = child as unknown as HelpdeskApp
     installValidation(app)
+    installSerialization(app)
     installErrorHandling(app)
     await installOpenApi(app, options.prefix ?? '/api/v1')
     // A callback hook, not an async one: it runs on every response.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { RateLimitOptions } from '../options.js'
 import { bearerToken } from './authentication.js'
 
@@ -43,7 +43,9 @@ export async function installRateLimit (app: FastifyInstance, options: RateLimit
   let redis: Redis | undefined
   let ownRedis = false
   if (typeof options.redis === 'string') {
-    redis = new Redis(options.redis, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 })
+    // Loaded only when configured: startup without Redis does not pay for the client.
+    const { Redis: RedisClient } = await import('ioredis')
+    redis = new RedisClient(options.redis, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 })
     ownRedis = true
   } else if (options.redis !== undefined) {
     redis = options.redis

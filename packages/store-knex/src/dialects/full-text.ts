@@ -47,8 +47,8 @@ export interface FullTextSearch {
   dropSubstringIndexes(knex: Knex, table: string, columns: string[]): Promise<void>
   /** Substrings shorter than this many characters are not looked up (no trigram to find them by). */
   readonly substringMinLength: number
-  /** Ids (as `id`) of at most `limit` rows of `table` with `value` in one of `columns`, read from the substring index. */
-  substringMatchingIds(db: Knex, table: string, columns: readonly string[], value: string, limit: number): Knex.QueryBuilder
+  /** Ids (as `id`) of the rows (at most `limit`) of `table` with `value` in one of `columns`, read from the substring index. */
+  substringMatchingIds(db: Knex, table: string, columns: readonly string[], value: string, limit?: number): Knex.QueryBuilder
   /** A condition true when the `table` row whose id is `idColumn` has `value` in one of `columns`. */
   substringRowMatches(db: Knex, table: string, columns: readonly string[], value: string, idColumn: string): Knex.Raw
 }

@@ -65,9 +65,10 @@ export const postgresFullText: FullTextSearch = {
   substringMinLength: 3,
   substringMatchingIds (db, table, columns, value, limit) {
     const pattern = containsPattern(value)
-    return db(table).select('id').where((w) => {
+    const ids = db(table).select('id').where((w) => {
       for (const column of columns) void w.orWhereRaw('?? ilike ?', [`${table}.${column}`, pattern])
-    }).limit(limit)
+    })
+    return limit === undefined ? ids : ids.limit(limit)
   },
   substringRowMatches (db, table, columns, value, idColumn) {
     const pattern = containsPattern(value)

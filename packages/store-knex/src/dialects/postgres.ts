@@ -1,4 +1,4 @@
-import pg from 'pg'
+import { createRequire } from 'node:module'
 import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
 import type { Dialect } from './dialect.js'
 import { postgresFullText } from './postgres-full-text.js'
@@ -11,12 +11,17 @@ const TIMESTAMPTZ = 1184
 const INT8 = 20
 const NUMERIC = 1700
 
+/** The pg driver, loaded on first use: a SQLite deployment never pays for it at startup. */
+const require = createRequire(import.meta.url)
+let driver: typeof import('pg') | undefined
+const pg = (): typeof import('pg') => { driver ??= require('pg') as typeof import('pg'); return driver }
+
 /** Timestamps stay `YYYY-MM-DD HH:MM:SS` strings and counts stay numbers, as on SQLite. */
 const types = {
   getTypeParser (oid: number, format?: string): (value: string) => unknown {
     if (oid === TIMESTAMP || oid === TIMESTAMPTZ) return (v) => v.slice(0, 19)
     if (oid === INT8 || oid === NUMERIC) return (v) => Number(v)
-    return pg.types.getTypeParser(oid, format as 'text')
+    return pg().types.getTypeParser(oid, format as 'text')
   }
 }
 
@@ -44,6 +49,13 @@ export const postgresDialect: Dialect = {
   run: postgresRun,
   runAll: postgresRunAll,
   unindexedColumn: '??',
+  rowsTable (columns, rows) {
+    const arrays = columns.map((c) => `?::${c.type}[]`).join(', ')
+    return { sql: `unnest(${arrays}) as v(${columns.map((c) => `"${c.name}"`).join(', ')})`, bindings: columns.map((_, i) => rows.map((row) => row[i])) }
+  },
+  inIds (column, ids) {
+    return { sql: `${column} = any(?::integer[])`, bindings: [[...ids]] }
+  },
   whereIdIn (qb, column, ids) {
     qb.whereRaw('?? = any(?::integer[])', [column, [...ids]])
   },

@@ -16,6 +16,8 @@ const EXPANSION_LIMIT = 64
 
 /** An FTS5 string: double quotes, inner ones doubled. */
 const quoted = (text: string): string => `"${text.replace(/"/g, '""')}"`
+/** `text` as a phrase looked for in these columns only (FTS5 column filter). */
+const inColumns = (columns: readonly string[], text: string): string => `{${columns.join(' ')}} : ${quoted(text)}`
 
 /**
  * FTS5, contentless (the text lives in the table itself; the index keeps only
@@ -104,12 +106,13 @@ export const sqliteFullText: FullTextSearch = {
     await knex.raw(`drop table if exists ${substringTable(table)}`)
   },
   substringMinLength: 3,
-  substringMatchingIds (db, table, _columns, value, limit) {
+  substringMatchingIds (db, table, columns, value, limit) {
     const name = substringTable(table)
-    return db(name).select('rowid as id').whereRaw('?? match ?', [name, quoted(value)]).limit(limit)
+    const ids = db(name).select('rowid as id').whereRaw('?? match ?', [name, inColumns(columns, value)])
+    return limit === undefined ? ids : ids.limit(limit)
   },
-  substringRowMatches (db, table, _columns, value, idColumn) {
+  substringRowMatches (db, table, columns, value, idColumn) {
     const name = substringTable(table)
-    return db.raw('exists (select 1 from ?? where ?? match ? and rowid = ??)', [name, name, quoted(value), idColumn])
+    return db.raw('exists (select 1 from ?? where ?? match ? and rowid = ??)', [name, name, inColumns(columns, value), idColumn])
   }
 }

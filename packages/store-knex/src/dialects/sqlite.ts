@@ -44,6 +44,14 @@ export const sqliteDialect: Dialect = {
   run: sqliteRun,
   runAll: sqliteRunAll,
   unindexedColumn: '+??',
+  rowsTable (columns, rows) {
+    const names = columns.map((c, i) => `column${i + 1} as "${c.name}"`).join(', ')
+    const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')
+    return { sql: `(select ${names} from (values ${values})) as v`, bindings: rows.flat() }
+  },
+  inIds (column, ids) {
+    return { sql: `${column} in (select value from json_each(?))`, bindings: [JSON.stringify(ids)] }
+  },
   whereIdIn (qb, column, ids) {
     qb.whereRaw('?? in (select value from json_each(?))', [column, JSON.stringify(ids)])
   },

@@ -3,7 +3,7 @@ import { categoryList, type Category, type CategoryRepository, type WithIncludes
 import { caseInsensitive, countInclude, listPage, viewOne, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import { categoryColumns, categoryFromRow } from '../rows/category-row.js'
 import { customFieldColumns, customFieldFromRow, type CustomFieldRow } from '../rows/custom-field-row.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { insertId, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 
 type Item = WithIncludes<Category>
 
@@ -35,8 +35,7 @@ const mapping: ListMapping<typeof categoryList, Category, Item> = {
 
 /** Loads categories by id in one query: for every include that embeds a category. */
 export async function categoriesByIds (db: Knex, ids: Array<number | string>): Promise<Category[]> {
-  const rows = await db('categories').select(categoryColumns).whereIn('id', ids) as Category[]
-  return rows.map(categoryFromRow)
+  return (await rowsByIds<Category>(db, 'categories', categoryColumns, ids)).map(categoryFromRow)
 }
 
 /** Rows that keep a category in use: it cannot be deleted while any exist. */

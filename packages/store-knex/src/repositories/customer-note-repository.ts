@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { customerNoteList, type CustomerNote, type CustomerNoteRepository, type User, type WithIncludes } from '@helpdesk/core'
 import { listPage, relationInclude, type ListMapping } from '../list/list-mapping.js'
 import { userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { insertId, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 
 type Item = WithIncludes<CustomerNote>
 
@@ -10,8 +10,7 @@ const noteColumns = ['id', 'customer_id', 'creator_id', 'text', 'created_at', 'u
 
 /** Loads users by id in one query: shared by every include that embeds a person. */
 export async function usersByIds (db: Knex, ids: Array<number | string>): Promise<User[]> {
-  const rows = await db('users').select(userColumns).whereIn('id', ids) as UserRow[]
-  return rows.map(userFromRow)
+  return (await rowsByIds<UserRow>(db, 'users', userColumns, ids)).map(userFromRow)
 }
 
 const mapping: ListMapping<typeof customerNoteList, CustomerNote, Item> = {

@@ -1,22 +1,33 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialects/dialect.js'
 
-/** Keeps a row's latest read: a concurrent (or another instance's) older read never moves it back. */
-const UPSERT_READ = 'insert into ticket_reads (ticket_id, user_id, read_at) ' +
-  'select tickets.id, ?, ? from tickets where tickets.id = ? and exists (select 1 from users where users.id = ?) ' +
-  'on conflict (ticket_id, user_id) do update set read_at = excluded.read_at where ticket_reads.read_at < excluded.read_at'
+const READ_COLUMNS = [{ name: 'ticket_id', type: 'integer' }, { name: 'user_id', type: 'integer' }, { name: 'read_at', type: 'timestamp' }] as const
+
+/**
+ * The reads of `rows` as one statement: those of tickets and users that
+ * still exist, each keeping its latest read (a concurrent, or another
+ * instance's, older read never moves it back).
+ */
+function upsertReads (rows: { sql: string, bindings: unknown[] }): [string, unknown[]] {
+  return ['insert into ticket_reads (ticket_id, user_id, read_at) select v.ticket_id, v.user_id, v.read_at ' +
+    `from ${rows.sql} join tickets on tickets.id = v.ticket_id join users on users.id = v.user_id where true ` +
+    'on conflict (ticket_id, user_id) do update set read_at = excluded.read_at where ticket_reads.read_at < excluded.read_at', rows.bindings]
+}
+
+/** Well under SQLite's bound-parameter limit (three per read there). */
+const READS_PER_STATEMENT = 1000
 
 interface Mark { ticketId: number, userId: number, at: string }
 interface Batch { marks: Map<string, Mark>, done: Promise<void>, settle: (error?: unknown) => void }
 
 /**
- * Ticket reads (`last_read_by_me`) with group commit: the reads recorded
- * while the event loop is busy are written together, in one transaction, on
- * its next turn, and each caller resolves once its read is committed. So a
- * view still answers only after its read is stored (visible to every
- * instance, never written after the response), but a busy server pays one
- * commit for many views instead of one each. A read of a ticket or user
- * deleted meanwhile is dropped.
+ * Ticket reads (`last_read_by_me`) with group commit: reads are written in
+ * one transaction at a time, and the reads recorded while one is being
+ * written are written together by the next; each caller resolves once its
+ * read is committed. So a view still answers only after its read is stored
+ * (visible to every instance, never written after the response), but a busy
+ * server pays one commit for many views instead of one each. A read of a
+ * ticket or user deleted meanwhile is dropped.
  */
 export class ReadMarks {
   private batch: Batch | null = null
@@ -38,22 +49,30 @@ export class ReadMarks {
     await this.writing
   }
 
+  /** A batch that gathers reads until the write before it has finished (and this turn of the event loop has ended). */
   private open (): Batch {
     let settle: Batch['settle'] = () => {}
     const done = new Promise<void>((resolve, reject) => { settle = (error) => { if (error === undefined) resolve(); else reject(error) } })
     const batch: Batch = { marks: new Map(), done, settle }
     this.batch = batch
-    setImmediate(() => {
+    const written = this.writing.then(async () => {
+      await new Promise((resolve) => setImmediate(resolve))
       if (this.batch === batch) this.batch = null
-      // Batches commit one after another; the next one gathers reads while this one is written.
-      const written = this.writing.then(async () => { await this.write(batch) })
-      this.writing = written.catch(() => {})
-      written.then(() => { batch.settle() }, (error: unknown) => { batch.settle(error) })
+      await this.write(batch)
     })
+    this.writing = written.catch(() => {})
+    written.then(() => { batch.settle() }, (error: unknown) => { batch.settle(error) })
     return batch
   }
 
   private async write (batch: Batch): Promise<void> {
-    await this.dialect.runAll(this.knex, [...batch.marks.values()].map((mark) => [UPSERT_READ, [mark.userId, mark.at, mark.ticketId, mark.userId]] as const))
+    // In key order, so concurrent writers (other instances) lock rows in the same order.
+    const marks = [...batch.marks.values()].sort((a, b) => a.ticketId - b.ticketId || a.userId - b.userId)
+    const statements: Array<[string, unknown[]]> = []
+    for (let i = 0; i < marks.length; i += READS_PER_STATEMENT) {
+      const rows = marks.slice(i, i + READS_PER_STATEMENT).map((mark) => [mark.ticketId, mark.userId, mark.at])
+      statements.push(upsertReads(this.dialect.rowsTable(READ_COLUMNS, rows)))
+    }
+    await this.dialect.runAll(this.knex, statements)
   }
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { formatDateTime, type Clock } from '@helpdesk/core'
 import type { Dialect } from '../dialects/dialect.js'
+import { dialectOfKnex } from '../dialects/index.js'
 import type { ReadMarks } from './read-marks.js'
 
 /** What a repository is built from: the connection (or open transaction), the dialect, a clock. */
@@ -31,4 +32,20 @@ export async function insertMany (db: Knex, table: string, rows: readonly object
     ids.push(...inserted.map((r) => r.id))
   }
   return ids
+}
+
+/** `table.column` names as quoted SQL (`"categories"."order"`), for statements written out. */
+function quoted (columns: readonly string[]): string {
+  return columns.map((column) => column.split('.').map((part) => `"${part}"`).join('.')).join(', ')
+}
+
+/**
+ * The rows of `table` whose integer id is in `ids`: one prepared statement,
+ * the same text whatever the list (includes load a page's people and
+ * categories this way on every list).
+ */
+export async function rowsByIds<Row> (db: Knex, table: string, columns: readonly string[], ids: ReadonlyArray<number | string>): Promise<Row[]> {
+  const dialect = dialectOfKnex(db)
+  const list = dialect.inIds(`"${table}"."id"`, ids.map(Number))
+  return await dialect.run<Row>(db, `select ${quoted(columns)} from "${table}" where ${list.sql}`, list.bindings)
 }

@@ -74,9 +74,17 @@ export async function reindexTicketsOfOwner (db: Knex, dialect: Dialect, userId:
   await indexTickets(db, dialect, rows.map((r) => r.id))
 }
 
-/** `filter[first_name]` and the like: the ticket's owner has `value` in `column`. */
+/**
+ * `filter[first_name]` and the like: the ticket's owner has `value` in
+ * `column`, found through the substring index when `value` is long enough
+ * for one (else by scanning the users).
+ */
 export function ownerContains (db: Knex, column: typeof ownerSearchColumns[number]): PartialFilter {
   return (qb, value, dialect) => {
+    if ([...value].length >= dialect.fullText.substringMinLength) {
+      void qb.whereIn('tickets.user_id', dialect.fullText.substringMatchingIds(db, 'users', [column], value))
+      return
+    }
     const pattern = containsPattern(value)
     void qb.whereIn('tickets.user_id', db('users').select('users.id').where((w) => { dialect.whereContains(w, `users.${column}`, pattern) }))
   }
@@ -122,7 +130,7 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
   const ownedIds = ownerIds.length === 0 ? [] : await (() => {
     const owned = listedIds()
     if (ownerIds.length <= SEARCH_COUNT_LIMIT) dialect.whereIdIn(owned, 'tickets.user_id', ownerIds.map((o) => o.id))
-    else void owned.whereIn('tickets.user_id', fullText.substringMatchingIds(db, 'users', ownerSearchColumns, owner as string, Number.MAX_SAFE_INTEGER))
+    else void owned.whereIn('tickets.user_id', fullText.substringMatchingIds(db, 'users', ownerSearchColumns, owner as string))
     return owned
   })() as Array<{ id: number }>
 
