@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import type { ListSpec } from '@helpdesk/core'
+import { LIMITS, type ListSpec } from '@helpdesk/core'
 
 /** `YYYY-MM-DD HH:MM:SS`, UTC. */
 export const DateTime = Type.String({ description: 'UTC datetime, `YYYY-MM-DD HH:MM:SS`.', examples: ['2026-01-31 14:05:00'] })
@@ -81,6 +81,11 @@ export const Person = Type.Object({
 export const UserStatusInput = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
   description: '1 Active, 2 Unconfirmed, 3 Banned (banned users cannot log in and their tokens stop working).'
 })
+
+/** Fields of a person being created or changed (customers, agents, registration). */
+export const PersonName = Type.String({ minLength: 1, maxLength: LIMITS.name })
+export const PersonEmail = Type.String({ format: 'email', maxLength: LIMITS.email })
+export const NewPassword = Type.String({ minLength: LIMITS.password, maxLength: 1024 })
 
 /** A staff member shown on public content (an article's author): the email only for staff readers. */
 export const PublicPerson = Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { LIMITS, PERMISSION_KEYS, toIso8601, type AvatarResolver, type User } from '@helpdesk/core'
-import { IsoDateTime, Nullable, NullableIsoDateTime, UserStatusInput } from '../../schemas/common.js'
+import { PERMISSION_KEYS, toIso8601, type AvatarResolver, type User } from '@helpdesk/core'
+import { IsoDateTime, Nullable, NullableIsoDateTime, UserStatusInput, PersonName, PersonEmail, NewPassword } from '../../schemas/common.js'
 
 const counts = ['notes_count', 'assigned_categories_count', 'unresolved_tickets_count', 'resolved_tickets_count'] as const
 
@@ -19,23 +19,20 @@ export const Agent = Type.Object({
   ...Object.fromEntries(counts.map((c) => [c, Type.Optional(Type.Integer({ description: `Include \`${c.replace(/_/g, '-')}\`.` }))]))
 })
 
-const Name = Type.String({ minLength: 1, maxLength: LIMITS.name })
-const Email = Type.String({ format: 'email', maxLength: LIMITS.email })
-const Password = Type.String({ minLength: LIMITS.password, maxLength: 1024 })
 
 export const AgentCreate = Type.Object({
-  first_name: Name,
-  last_name: Name,
-  email: Email,
-  password: Password,
+  first_name: PersonName,
+  last_name: PersonName,
+  email: PersonEmail,
+  password: NewPassword,
   password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
 }, { examples: [{ first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', password: 'enigma-1941', password_confirmation: 'enigma-1941' }] })
 
 export const AgentUpdate = Type.Object({
-  first_name: Type.Optional(Name),
-  last_name: Type.Optional(Name),
-  email: Type.Optional(Email),
-  new_password: Type.Optional(Password),
+  first_name: Type.Optional(PersonName),
+  last_name: Type.Optional(PersonName),
+  email: Type.Optional(PersonEmail),
+  new_password: Type.Optional(NewPassword),
   new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An IANA zone, e.g. Europe/Berlin.' })),
   status: Type.Optional(UserStatusInput)

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LIMITS, NOTE_MAX_LENGTH, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
-import { DateTime, Nullable, NullableDateTime, Person, UserStatusInput } from '../../schemas/common.js'
+import { DateTime, Nullable, NullableDateTime, Person, UserStatusInput, PersonName, PersonEmail, NewPassword } from '../../schemas/common.js'
 import { presentPersonOrNull } from '../people.js'
 
 export const Customer = Type.Object({
@@ -19,25 +19,22 @@ export const Customer = Type.Object({
   notes_count: Type.Optional(Type.Integer({ description: 'Include `notes-count`.' }))
 })
 
-const Name = Type.String({ minLength: 1, maxLength: LIMITS.name })
-const Email = Type.String({ format: 'email', maxLength: LIMITS.email })
-const Password = Type.String({ minLength: LIMITS.password, maxLength: 1024 })
 
 export const CustomerCreate = Type.Object({
-  first_name: Name,
-  last_name: Name,
-  email: Email,
+  first_name: PersonName,
+  last_name: PersonName,
+  email: PersonEmail,
   company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
-  password: Password,
+  password: NewPassword,
   password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
 }, { examples: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', company: 'Navy', password: 'cobol-1959', password_confirmation: 'cobol-1959' }] })
 
 export const CustomerUpdate = Type.Object({
-  first_name: Type.Optional(Name),
-  last_name: Type.Optional(Name),
-  email: Type.Optional(Email),
+  first_name: Type.Optional(PersonName),
+  last_name: Type.Optional(PersonName),
+  email: Type.Optional(PersonEmail),
   company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
-  new_password: Type.Optional(Password),
+  new_password: Type.Optional(NewPassword),
   new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
   status: Type.Optional(UserStatusInput)
 }, { description: 'Absent keys keep their value.', examples: [{ company: 'US Navy' }, { new_password: 'flow-matic', new_password_confirmation: 'flow-matic' }, { status: 3 }] })
