@@ -13,6 +13,8 @@ async function helpdeskWebPlugin (host: FastifyInstance, raw: HelpdeskWebOptions
   const options = resolveOptions(raw, DEFAULT_APP_DIR)
   // Its own encapsulated context: the console's headers and routes reach nothing of the host's.
   await host.register(async (app) => {
+    // Pages, not API endpoints: kept out of the host's OpenAPI document (Swagger UI).
+    app.addHook('onRoute', (route) => { route.schema = { ...route.schema, hide: true } })
     installSecurityHeaders(app)
     installKnowledgeBasePages(app, options)
     await installApp(app, options)
