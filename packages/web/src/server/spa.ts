@@ -17,14 +17,22 @@ function isReserved (path: string, prefixes: string[]): boolean {
 }
 
 /**
- * The built index.html, told where it is mounted: `data-base` (the console's
- * path, ending in `/`) and `data-api-prefix` on `<html>`, since the page may
- * run no inline script. Under a prefix, root-relative asset URLs get it too.
+ * The built index.html, told where it is mounted (the page may run no inline
+ * script): its `<base href>` becomes the mount, `<meta name="helpdesk-api">`
+ * the API prefix and `<meta name="helpdesk-kb">` the KB pages; `<html>` also
+ * gets `data-base` and `data-api-prefix`. Under a prefix, root-relative
+ * asset URLs (a build with an absolute base) get it too.
  */
 export function prepareIndex (html: string, options: ResolvedWebOptions): string {
-  let page = html.replace(/<html\b/i, `<html data-base="${escapeHtml(options.base)}/" data-api-prefix="${escapeHtml(options.apiPrefix)}"`)
-  if (options.base !== '') page = page.replace(/\b(src|href)="\/(?!\/)/g, `$1="${options.base}/`)
+  const base = escapeHtml(options.base)
+  const api = escapeHtml(options.apiPrefix)
+  let page = html
+  if (options.base !== '') page = page.replace(/\b(src|href)="\/(?!\/)/g, `$1="${base}/`)
   return page
+    .replace(/<html\b/i, `<html data-base="${base}/" data-api-prefix="${api}"`)
+    .replace(/<base href="[^"]*"/i, `<base href="${base}/"`)
+    .replace(/(<meta name="helpdesk-api" content=")[^"]*"/i, `$1${api}"`)
+    .replace(/(<meta name="helpdesk-kb" content=")[^"]*"/i, `$1${base}/kb"`)
 }
 
 /** Shown while the app is not built (`pnpm build` makes it): the API, Swagger UI and the KB pages still work. */

@@ -10,7 +10,7 @@ import { buildWebApp, eachDialect, expectHtml } from './helpers.js'
 function fakeBuild (t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'helpdesk-app-'))
   mkdirSync(join(dir, 'assets'))
-  writeFileSync(join(dir, 'index.html'), '<!doctype html>\n<html lang="en"><head><title>Console</title>' +
+  writeFileSync(join(dir, 'index.html'), '<!doctype html>\n<html lang="en"><head><base href="/"><meta name="helpdesk-api" content="/api/v1"><meta name="helpdesk-kb" content="/kb"><title>Console</title>' +
     '<script type="module" crossorigin src="/assets/index-abc123.js"></script></head><body><div id="app"></div></body></html>')
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")')
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
@@ -29,6 +29,7 @@ eachDialect((dialect) => {
         assert.equal(res.headers['content-security-policy'], CONTENT_SECURITY_POLICY)
         assert.equal(res.headers['x-frame-options'], 'DENY')
         assert.match(page, /<html data-base="\/" data-api-prefix="\/api\/v1" lang="en">/)
+        assert.ok(page.includes('<base href="/">') && page.includes('<meta name="helpdesk-kb" content="/kb">'))
         assert.ok(page.includes('src="/assets/index-abc123.js"'))
       }
       const asset = await h.app.inject({ method: 'GET', url: '/assets/index-abc123.js' })
@@ -49,6 +50,9 @@ eachDialect((dialect) => {
       const h = await buildWebApp(t, dialect, { appDir: fakeBuild(t), prefix: '/console/' })
       const page = expectHtml(await h.app.inject({ method: 'GET', url: '/console/tickets/3' }))
       assert.match(page, /data-base="\/console\/"/)
+      assert.ok(page.includes('<base href="/console/">'), page)
+      assert.ok(page.includes('<meta name="helpdesk-api" content="/api/v1">'))
+      assert.ok(page.includes('<meta name="helpdesk-kb" content="/console/kb">'))
       assert.ok(page.includes('src="/console/assets/index-abc123.js"'))
       assert.equal((await h.app.inject({ method: 'GET', url: '/console/assets/index-abc123.js' })).statusCode, 200)
       assert.equal((await h.app.inject({ method: 'GET', url: '/console/kb' })).statusCode, 200)
