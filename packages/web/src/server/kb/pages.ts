@@ -53,7 +53,7 @@ ${canonical === null ? html`<meta name="robots" content="noindex">` : html`<link
 <a class="site-name" href="${url('/kb')}">${ctx.site} · ${m.knowledgeBase}</a>
 <form class="search" role="search" action="${url('/kb/search')}" method="get">
 <label for="kb-search">${m.searchLabel}</label>
-<input id="kb-search" name="q" type="search" maxlength="200">
+<input id="kb-search" name="q" type="search" maxlength="200" placeholder="${m.searchLabel}">
 <button type="submit">${m.searchButton}</button>
 </form>
 <p class="account">${account}</p>
