@@ -1,0 +1,76 @@
+import { createContext, type ComponentChildren } from 'preact'
+import { useContext, useEffect, useState, useCallback } from 'preact/hooks'
+import { api, setCsrfToken, onUnauthenticated, ApiError } from './api.js'
+import type { SessionUser, Permissions, PermissionKey } from './types.js'
+
+interface SessionBody { data: { user: SessionUser, csrf_token: string } }
+
+export interface Session {
+  /** undefined while the first GET /auth/session runs; null when signed out. */
+  user: SessionUser | null | undefined
+  permissions: Permissions
+  isStaff: boolean
+  can: (permission: PermissionKey) => boolean
+  logIn: (email: string, password: string) => Promise<void>
+  register: (body: Record<string, string>) => Promise<void>
+  logOut: () => Promise<void>
+}
+
+const SessionContext = createContext<Session | null>(null)
+
+export function useSession (): Session {
+  const session = useContext(SessionContext)
+  if (session === null) throw new Error('useSession outside SessionProvider')
+  return session
+}
+
+/** Agents' permission flags; administrators hold them all. A failed read leaves an agent with none (fail closed). */
+async function loadPermissions (user: SessionUser): Promise<Permissions> {
+  if (user.type !== 'agent') return {}
+  try {
+    return (await api.get<{ data: Permissions }>(`/agents/${user.id}/permissions`)).data
+  } catch {
+    return {}
+  }
+}
+
+export function SessionProvider ({ children }: { children: ComponentChildren }) {
+  const [user, setUser] = useState<SessionUser | null | undefined>(undefined)
+  const [permissions, setPermissions] = useState<Permissions>({})
+
+  const accept = useCallback(async (body: SessionBody) => {
+    setCsrfToken(body.data.csrf_token)
+    setPermissions(await loadPermissions(body.data.user))
+    setUser(body.data.user)
+  }, [])
+
+  useEffect(() => {
+    api.get<SessionBody>('/auth/session').then(accept).catch(() => { setUser(null) })
+    return onUnauthenticated(() => { setCsrfToken(null); setUser(null) })
+  }, [accept])
+
+  const logIn = useCallback(async (email: string, password: string) => {
+    await accept(await api.post<SessionBody>('/auth/session', { email, password }))
+  }, [accept])
+
+  const register = useCallback(async (body: Record<string, string>) => {
+    await api.post('/auth/register', body)
+    await logIn(body.email ?? '', body.password ?? '')
+  }, [logIn])
+
+  const logOut = useCallback(async () => {
+    try {
+      await api.delete('/auth/session')
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error
+    }
+    setCsrfToken(null)
+    setPermissions({})
+    setUser(null)
+  }, [])
+
+  const isStaff = user?.type === 'admin' || user?.type === 'agent'
+  const can = (permission: PermissionKey) => user?.type === 'admin' || (user?.type === 'agent' && permissions[permission] === true)
+
+  return <SessionContext.Provider value={{ user, permissions, isStaff, can, logIn, register, logOut }}>{children}</SessionContext.Provider>
+}
