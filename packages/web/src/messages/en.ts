@@ -117,7 +117,7 @@ export const en = {
   'inbox.empty': 'No tickets match these filters.',
   'inbox.unread': 'Unread',
   'inbox.unassigned': 'Unassigned',
-  'inbox.replies': '{count} replies',
+  'inbox.replies': 'replies: {count}',
   'inbox.paging': 'Pages',
   'inbox.keyboardHint': 'Press ? for keyboard shortcuts.',
 
