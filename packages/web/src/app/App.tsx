@@ -45,14 +45,16 @@ function Routes () {
       </Layout>
     )
   }
+  const home = isStaff ? '/' : '/portal'
   return (
     <Layout>
       <Switch>
-        <Route path="/login"><Redirect to="/" /></Route>
-        <Route path="/register"><Redirect to="/" /></Route>
-        <Route path="/">{isStaff ? <Inbox /> : <Redirect to="/portal" />}</Route>
+        {/* Keyed so that each redirect mounts anew: wouter's Redirect navigates once, on mount. */}
+        <Route path="/login"><Redirect key="from-login" to={home} /></Route>
+        <Route path="/register"><Redirect key="from-register" to={home} /></Route>
+        <Route path="/">{isStaff ? <Inbox /> : <Redirect key="to-portal" to="/portal" />}</Route>
         <Route path="/tickets/:id">{(params) => <TicketView id={Number(params.id)} />}</Route>
-        <Route path="/portal">{isStaff ? <Redirect to="/" /> : <MyTickets />}</Route>
+        <Route path="/portal">{isStaff ? <Redirect key="to-inbox" to="/" /> : <MyTickets />}</Route>
         <Route path="/portal/new"><NewTicket /></Route>
         <Route path="/portal/tickets/:id">{(params) => <TicketView id={Number(params.id)} />}</Route>
         <Route path="/notifications"><Notifications /></Route>

@@ -186,8 +186,8 @@ export const en = {
   'customer.since': 'Customer since',
   'customer.notes': 'Notes about this customer',
   'customer.noNotes': 'No notes yet.',
-  'customer.addNote': 'New note',
-  'customer.saveNote': 'Add note',
+  'customer.addNote': 'New note about this customer',
+  'customer.saveNote': 'Save customer note',
 
   'portal.title': 'My tickets',
   'portal.newTicket': 'New ticket',

@@ -29,9 +29,9 @@ function useUnreadCount (enabled: boolean): number {
   return count
 }
 
-function NavLink ({ href, children }: { href: string, children: ComponentChildren }) {
+function NavLink ({ href, children, exact = false }: { href: string, children: ComponentChildren, exact?: boolean }) {
   const [location] = useLocation()
-  const current = href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`)
+  const current = exact || href === '/' ? location === href : location === href || location.startsWith(`${href}/`)
   return <Link href={href} aria-current={current ? 'page' : undefined}>{children}</Link>
 }
 
@@ -81,7 +81,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
                     ? <li><NavLink href="/">{t('nav.inbox')}</NavLink></li>
                     : (
                       <>
-                        <li><NavLink href="/portal">{t('nav.myTickets')}</NavLink></li>
+                        <li><NavLink href="/portal" exact>{t('nav.myTickets')}</NavLink></li>
                         <li><NavLink href="/portal/new">{t('nav.newTicket')}</NavLink></li>
                       </>
                       )}

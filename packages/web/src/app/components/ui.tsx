@@ -66,7 +66,10 @@ export function Field ({ label, name, value, onValue, error, hint, type = 'text'
   }
   return (
     <div class={`field${message !== undefined ? ' field-invalid' : ''}`}>
-      <label for={id}>{label}{required === true ? <span aria-hidden="true"> *</span> : null}</label>
+      <div class="label-row">
+        <label for={id}>{label}</label>
+        {required === true ? <span class="required-mark" aria-hidden="true">*</span> : null}
+      </div>
       {control}
       {hint != null && hint !== '' ? <p class="hint" id={`${id}-hint`}>{hint}</p> : null}
       {message !== undefined ? <p class="field-error" id={`${id}-error`}>{message}</p> : null}
