@@ -9,7 +9,6 @@ export const en = {
   'common.loading': 'Loading…',
   'common.saved': 'Saved.',
   'common.save': 'Save',
-  'common.saving': 'Saving…',
   'common.cancel': 'Cancel',
   'common.close': 'Close',
   'common.create': 'Create',
@@ -55,6 +54,8 @@ export const en = {
   'nav.register': 'Register',
 
   'help.title': 'Keyboard shortcuts',
+  'help.key.enter': 'Enter',
+  'help.key.escape': 'Esc',
   'help.move': 'Move down / up in the ticket list',
   'help.open': 'Open the selected ticket',
   'help.reply': 'Reply to the selected ticket',
@@ -86,7 +87,6 @@ export const en = {
   'person.status.1': 'Active',
   'person.status.2': 'Unconfirmed',
   'person.status.3': 'Banned',
-  'person.role': 'Role',
   'person.role.1': 'Administrator',
   'person.role.2': 'Agent',
 

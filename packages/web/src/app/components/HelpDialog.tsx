@@ -15,11 +15,11 @@ export function HelpDialog ({ open, onClose }: { open: boolean, onClose: () => v
       <h2 id="help-title">{t('help.title')}</h2>
       <dl>
         <dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>{t('help.move')}</dd>
-        <dt><kbd>Enter</kbd></dt><dd>{t('help.open')}</dd>
+        <dt><kbd>{t('help.key.enter')}</kbd></dt><dd>{t('help.open')}</dd>
         <dt><kbd>r</kbd></dt><dd>{t('help.reply')}</dd>
         <dt><kbd>/</kbd></dt><dd>{t('help.search')}</dd>
         <dt><kbd>?</kbd></dt><dd>{t('help.help')}</dd>
-        <dt><kbd>Esc</kbd></dt><dd>{t('help.close')}</dd>
+        <dt><kbd>{t('help.key.escape')}</kbd></dt><dd>{t('help.close')}</dd>
       </dl>
       <button type="button" onClick={onClose}>{t('common.close')}</button>
     </dialog>

@@ -1,17 +1,9 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { t } from '../../messages/index.js'
+import { moveItem } from './sortable-order.js'
 
 export interface SortableItem { id: number, name: string }
-
-/** Moves the item at `from` to position `to` (pure, for drag and drop and the move buttons). */
-export function moveItem<T> (items: T[], from: number, to: number): T[] {
-  if (from === to || from < 0 || to < 0 || from >= items.length || to >= items.length) return items
-  const next = items.slice()
-  const [moved] = next.splice(from, 1)
-  if (moved !== undefined) next.splice(to, 0, moved)
-  return next
-}
 
 /**
  * Table rows ordered by drag and drop, with move up/down buttons for keyboard and screen-reader users.
