@@ -24,13 +24,18 @@ export function useSession (): Session {
   return session
 }
 
-/** Agents' permission flags; administrators hold them all. A failed read leaves an agent with none (fail closed). */
+/**
+ * Agents' permission flags; administrators hold them all. Where the server lets only administrators read
+ * `/agents/{id}/permissions` (403 for the agent itself), the flags a read can reveal are probed instead
+ * (`manage_customers`: may the agent list customers?) and the rest stay off: fail closed.
+ */
 async function loadPermissions (user: SessionUser): Promise<Permissions> {
   if (user.type !== 'agent') return {}
   try {
     return (await api.get<{ data: Permissions }>(`/agents/${user.id}/permissions`)).data
   } catch {
-    return {}
+    const customers = await api.get('/customers', { per_page: 1 }).then(() => true, () => false)
+    return { manage_customers: customers }
   }
 }
 

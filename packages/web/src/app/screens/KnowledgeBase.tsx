@@ -23,7 +23,7 @@ function CollectionForm ({ categories, collection, onSaved }: { categories: Cate
   const heading = collection === undefined ? t('kb.createCollection') : t('kb.editCollection', { name: collection.name })
   return (
     <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
-      <h3>{heading}</h3>
+      <h2>{heading}</h2>
       <ErrorBanner error={save.error} />
       <Field label={t('kb.collectionName')} name="name" value={name} onValue={setName} error={save.error} required />
       <Field label={t('kb.category')} name="category_id" value={category} onValue={setCategory} error={save.error} options={categories.map((c) => ({ value: String(c.id), label: c.name }))} />
