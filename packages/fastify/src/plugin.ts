@@ -61,7 +61,8 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
     installErrorHandling(app)
     await installOpenApi(app, options.prefix ?? '/api/v1')
     // The console's session cookie; parsed before the rate limiter, which keys on it.
-    await app.register(cookie)
+    // A host that registered @fastify/cookie itself already parses cookies for every request.
+    if (!app.hasDecorator('parseCookie')) await app.register(cookie)
     // A callback hook, not an async one: it runs on every response.
     app.addHook('onSend', (_request, reply, payload, done) => {
       reply.header('x-content-type-options', 'nosniff')

@@ -53,5 +53,5 @@ export const articleList = defineList({
   sorts: ['title', 'order', 'created_at', 'updated_at'],
   defaultSort: 'order',
   partialFilters: ['title', 'body'],
-  exactFilters: ['author', 'category', 'collection']
+  exactFilters: ['author', 'category', 'collection', 'slug']
 })
