@@ -1,7 +1,8 @@
 /**
  * A console preview for looking at screens by hand or from a browser script: seeds a fresh SQLite
- * help desk, runs `helpdesk serve --port 0`, and serves dist/app with an SPA fallback on another port,
- * proxying the API prefix to the help desk. Used by the screen checks until the server plugin serves the app.
+ * help desk with a few tickets, runs `helpdesk serve --port 0` (which serves the console at /), and
+ * prints its URL. With PREVIEW_PROXY=1 it serves dist/app itself (SPA fallback, strict CSP) on another
+ * port and proxies the API to the help desk, to look at the app without the server plugin.
  *   node --import tsx packages/web/test/app/support/preview.ts  -> prints {url, api}
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -95,6 +96,7 @@ export async function startPreview (): Promise<Preview> {
   const dir = mkdtempSync(join(tmpdir(), 'helpdesk-web-'))
   const { child, url: api } = await startHelpdesk(dir)
   if (process.env.PREVIEW_EMPTY !== '1') await populate(api)
+  if (process.env.PREVIEW_PROXY !== '1') return { url: api, api, close: async () => { child.kill() } }
   const server = staticServer(api)
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
   const address = server.address()
