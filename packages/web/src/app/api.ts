@@ -33,8 +33,8 @@ export function onUnauthenticated (listener: Listener): () => void {
   return () => unauthenticatedListeners.delete(listener)
 }
 
-export async function request<T> (method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' }
+export async function request<T> (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders }
   let payload: BodyInit | undefined
   if (body instanceof FormData) payload = body
   else if (body !== undefined) {

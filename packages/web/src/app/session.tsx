@@ -1,6 +1,6 @@
 import { createContext, type ComponentChildren } from 'preact'
 import { useContext, useEffect, useState, useCallback } from 'preact/hooks'
-import { api, setCsrfToken, onUnauthenticated, ApiError } from './api.js'
+import { api, request, setCsrfToken, onUnauthenticated, ApiError } from './api.js'
 import type { SessionUser, Permissions, PermissionKey } from './types.js'
 
 interface SessionBody { data: { user: SessionUser, csrf_token: string } }
@@ -59,8 +59,10 @@ export function SessionProvider ({ children }: { children: ComponentChildren }) 
   }, [accept])
 
   const register = useCallback(async (body: Record<string, string>) => {
-    await api.post('/auth/register', body)
+    // Registration answers with a bearer token; the console keeps to its cookie session and revokes that token.
+    const registered = await api.post<{ data: { token: string } }>('/auth/register', body)
     await logIn(body.email ?? '', body.password ?? '')
+    await request('POST', '/auth/logout', {}, { authorization: `Bearer ${registered.data.token}` }).catch(() => {})
   }, [logIn])
 
   const logOut = useCallback(async () => {

@@ -61,6 +61,17 @@ await customer.screenshot({ path: join(out, 'flow-customer-ticket.png'), fullPag
 // An agent finds it, answers with a canned response and adds a note.
 const agent = await fresh()
 await logIn(agent, 'admin@example.com', 'admin-password')
+// Keyboard: ? opens the help panel, Escape closes it; j moves down, r opens the ticket with the composer focused.
+await agent.getByRole('table', { name: 'Tickets' }).waitFor()
+await agent.keyboard.press('?')
+await agent.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor()
+await agent.keyboard.press('Escape')
+await agent.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' })
+await agent.keyboard.press('j')
+await agent.keyboard.press('r')
+await agent.getByRole('heading', { name: 'Reply', exact: true }).waitFor()
+assert.equal(await agent.evaluate(() => document.activeElement?.tagName), 'TEXTAREA')
+await agent.goBack()
 await agent.getByLabel('Search').fill(`Printer on fire ${stamp}`)
 await agent.getByRole('button', { name: 'Apply' }).click()
 await agent.getByRole('link', { name: new RegExp(`Printer on fire ${stamp}`) }).click()
