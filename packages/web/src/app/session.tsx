@@ -3,7 +3,7 @@ import { useContext, useEffect, useState, useCallback } from 'preact/hooks'
 import { api, request, setCsrfToken, onUnauthenticated, ApiError } from './api.js'
 import type { SessionUser, Permissions, PermissionKey } from './types.js'
 
-interface SessionBody { data: { user: SessionUser, csrf_token: string } }
+interface SessionBody { data: { user: SessionUser, csrf_token: string, permissions?: Permissions } }
 
 export interface Session {
   /** undefined while the first GET /auth/session runs; null when signed out. */
@@ -45,7 +45,8 @@ export function SessionProvider ({ children }: { children: ComponentChildren }) 
 
   const accept = useCallback(async (body: SessionBody) => {
     setCsrfToken(body.data.csrf_token)
-    setPermissions(await loadPermissions(body.data.user))
+    // A server that sends the agent's own flags with the session saves the extra read.
+    setPermissions(body.data.permissions ?? await loadPermissions(body.data.user))
     setUser(body.data.user)
   }, [])
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
 import { loadCategories } from '../data.js'
+import { useSession } from '../session.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox, personName } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import { PERMISSION_KEYS, type Agent, type Category, type Permissions } from '../types.js'
@@ -44,6 +45,7 @@ function AgentAccess ({ agent, categories }: { agent: Agent, categories: Categor
 const empty = { first_name: '', last_name: '', email: '', password: '', password_confirmation: '' }
 
 export default function Agents () {
+  const { user } = useSession()
   const agents = useAsync(async () => await api.get<Page<Agent>>('/agents', { per_page: 100, include: ['unresolved-tickets-count'] }), [])
   const categories = useAsync(async () => await loadCategories(), [])
   const [open, setOpen] = useState<number | null>(null)
@@ -74,7 +76,7 @@ export default function Agents () {
             <p>{agent.email} · {t(`person.role.${agent.role}` as MessageKey)} · {t(`person.status.${agent.status}` as MessageKey)}</p>
             <div class="row-actions">
               <button type="button" aria-expanded={open === agent.id} onClick={() => { setOpen(open === agent.id ? null : agent.id) }}>{t('agents.editAccess', { name: personName(agent) })}</button>
-              <button type="button" class="danger" onClick={() => { void remove.run(agent) }}>{t('common.delete')}</button>
+              {agent.id !== user?.id ? <button type="button" class="danger" onClick={() => { void remove.run(agent) }}>{t('common.delete')}<span class="visually-hidden"> {personName(agent)}</span></button> : null}
             </div>
             {open === agent.id ? <AgentAccess agent={agent} categories={categories.data ?? []} /> : null}
           </li>

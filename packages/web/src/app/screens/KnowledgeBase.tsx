@@ -60,7 +60,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
   )
 }
 
-function Articles ({ collection }: { collection: Collection }) {
+function Articles ({ collection, onChanged }: { collection: Collection, onChanged: () => void }) {
   const articles = useAsync(async () => (await api.get<Page<Article>>('/articles', { filter: { collection: collection.id }, sort: 'order', per_page: 100 })).data, [collection.id])
   const [editing, setEditing] = useState<number | 'new' | null>(null)
   const [done, setDone] = useState('')
@@ -74,10 +74,11 @@ function Articles ({ collection }: { collection: Collection }) {
     await api.delete(`/articles/${article.id}`)
     setDone(t('common.deleted'))
     articles.reload()
+    onChanged()
   })
   const items = (articles.data ?? []).map((a) => ({ ...a, name: a.title }))
   const current = items.find((a) => a.id === editing)
-  const saved = () => { setEditing(null); setDone(t('common.saved')); articles.reload() }
+  const saved = () => { setEditing(null); setDone(t('common.saved')); articles.reload(); onChanged() }
   return (
     <section class="panel" aria-labelledby="articles-title">
       <h2 id="articles-title">{t('kb.articlesOf', { name: collection.name })}</h2>
@@ -148,7 +149,7 @@ export default function KnowledgeBase () {
           )} />
         </tbody>
       </table>
-      {current !== undefined ? <Articles key={current.id} collection={current} /> : null}
+      {current !== undefined ? <Articles key={current.id} collection={current} onChanged={collections.reload} /> : null}
       {categories.data !== undefined ? <CollectionForm categories={categories.data} onSaved={() => { setDone(t('common.saved')); collections.reload() }} /> : null}
     </section>
   )

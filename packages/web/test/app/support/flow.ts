@@ -105,6 +105,30 @@ await customer.getByRole('button', { name: 'Submit ticket' }).click()
 await customer.locator('[aria-invalid="true"]').first().waitFor()
 await customer.screenshot({ path: join(out, 'flow-validation.png'), fullPage: true })
 
+// Administration: a draft article is created and reordered; an import runs to completion with progress.
+await agent.goto(`${base}/knowledge-base`)
+await agent.getByRole('button', { name: 'Articles Getting started' }).click()
+await agent.getByRole('button', { name: 'New article' }).click()
+await agent.getByLabel('Title').fill(`Draft ${stamp}`)
+await agent.getByLabel('Body (HTML)').fill('<p>Not yet.</p>')
+await agent.getByRole('button', { name: 'Save' }).click()
+await agent.locator('tr', { hasText: `Draft ${stamp}` }).waitFor()
+await agent.getByRole('button', { name: `Move “Draft ${stamp}” up` }).click()
+await agent.getByText('Order saved.').waitFor()
+const articleRows = agent.locator('table').nth(1).locator('tbody tr')
+await articleRows.nth((await articleRows.count()) - 2).filter({ hasText: `Draft ${stamp}` }).waitFor()
+await agent.screenshot({ path: join(out, 'flow-kb-editor.png'), fullPage: true })
+await agent.goto(`${base}/imports`)
+const importFile = join(out, 'import.jsonl')
+writeFileSync(importFile, [
+  { type: 'category', id: `c${stamp}`, name: `Imported ${stamp}` },
+  { type: 'customer', id: `u${stamp}`, first_name: 'Ima', last_name: 'Port', email: `ima${stamp}@example.com` }
+].map((r) => JSON.stringify(r)).join('\n') + '\n')
+await agent.getByLabel('File to import').setInputFiles(importFile)
+await agent.getByRole('button', { name: 'Start import' }).click()
+await agent.getByRole('status').filter({ hasText: 'Completed' }).waitFor({ timeout: 15000 })
+await agent.screenshot({ path: join(out, 'flow-import.png'), fullPage: true })
+
 // Log out revokes the session.
 await customer.getByRole('button', { name: 'Log out' }).click()
 await customer.getByRole('heading', { name: 'Log in' }).waitFor()
