@@ -132,6 +132,7 @@ export const en = {
   'ticket.public': 'Public',
   'ticket.assignee': 'Assigned agent',
   'ticket.assignToMe': 'Assign to me',
+  'ticket.delete': 'Delete ticket',
   'ticket.properties': 'Ticket details',
   'ticket.sidebar': 'Ticket details and customer',
   'ticket.backToInbox': '← Back to the inbox',

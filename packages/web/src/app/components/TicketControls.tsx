@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks'
+import { useLocation } from 'wouter-preact'
 import { api } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
 import { useSession } from '../session.js'
@@ -10,6 +11,7 @@ import type { Category, Ticket } from '../types.js'
 /** Status, category, privacy and assignment of a ticket, for staff; each control shows only with the right to use it. */
 export function TicketControls ({ ticket, categories, onChanged }: { ticket: Ticket, categories: Category[], onChanged: () => void }) {
   const { user, can } = useSession()
+  const [, navigate] = useLocation()
   const [done, setDone] = useState('')
   const isAdmin = user?.type === 'admin'
   const agents = useAsync(async () => isAdmin ? await loadAgents() : [], [isAdmin])
@@ -48,6 +50,9 @@ export function TicketControls ({ ticket, categories, onChanged }: { ticket: Tic
               : null}
           </div>
           )}
+      {can('delete_tickets')
+        ? <button type="button" class="danger" onClick={() => { if (window.confirm(t('common.confirmDelete', { name: ticket.title }))) void change.run(async () => { await api.delete(`/tickets/${ticket.id}`); navigate('/') }) }}>{t('ticket.delete')}</button>
+        : null}
       {done !== '' ? <StatusMessage message={done} /> : null}
     </section>
   )
