@@ -58,7 +58,7 @@ export const en = {
   'help.key.escape': 'Esc',
   'help.move': 'Move down / up in the ticket list',
   'help.open': 'Open the selected ticket',
-  'help.reply': 'Reply to the selected ticket',
+  'help.reply': 'Reply to the selected ticket (or to the open one)',
   'help.search': 'Search tickets',
   'help.help': 'Show this help',
   'help.close': 'Close this panel',

@@ -40,6 +40,19 @@ export default function TicketView ({ id }: { id: number }) {
 
   useEffect(() => subscribeToChanges(() => { ticket.reload(); comments.reload() }), [id])
 
+  // `r` focuses the composer here too, as it opens it from the inbox.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null
+      if (target !== null && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return
+      if (event.key !== 'r' || event.ctrlKey || event.metaKey || event.altKey) return
+      const box = document.querySelector<HTMLTextAreaElement>('.composer textarea')
+      if (box !== null) { event.preventDefault(); box.focus() }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => { window.removeEventListener('keydown', onKey) }
+  }, [])
+
   const fieldTitles = useMemo(() => {
     const titles = new Map<string, string>()
     for (const category of categories.data ?? []) for (const field of category.fields ?? []) titles.set(String(field.id), field.title)
