@@ -5,7 +5,9 @@ export const kbMessages = {
   searchLabel: 'Search articles',
   searchButton: 'Search',
   searchTitle: (q: string) => `Search: ${q}`,
-  searchResults: (count: number, q: string) => count === 0 ? `No articles match “${q}”.` : `${count} article${count === 1 ? '' : 's'} match “${q}”.`,
+  searchResults: (count: number, q: string) => count === 0
+    ? `No articles match “${q}”.`
+    : count === 1 ? `1 article matches “${q}”.` : `${count} articles match “${q}”.`,
   searchPrompt: 'Type a few words to search the articles.',
   collectionsDescription: (site: string) => `Answers and guides from ${site}: browse the collections or search the articles.`,
   collectionDescription: (name: string, count: number) => `${count} article${count === 1 ? '' : 's'} in ${name}.`,
