@@ -141,7 +141,7 @@ for (const dialect of testDialects()) {
       await t.test('logging out revokes the session at once', async () => {
         const page = customer.page
         const cookie = (await customer.context.cookies()).find((c) => c.name === 'helpdesk_session')
-        assert.ok(cookie !== undefined && cookie.httpOnly)
+        assert.ok(cookie?.httpOnly)
         await page.getByRole('button', { name: 'Log out' }).click()
         await page.getByRole('heading', { name: 'Log in' }).waitFor()
         const replay = await fetch(`${server.api}/auth/session`, { headers: { cookie: `helpdesk_session=${cookie.value}` } })

@@ -85,7 +85,7 @@ for (const dialect of testDialects()) {
         assert.equal(session.status, 200)
         assert.ok(!session.cookie.includes('helpdesk_session'), 'scripts cannot read the session cookie')
         const [cookie] = (await context.cookies()).filter((c) => c.name === 'helpdesk_session')
-        assert.ok(cookie !== undefined && cookie.httpOnly && cookie.sameSite === 'Lax' && cookie.path === '/')
+        assert.ok(cookie?.httpOnly && cookie.sameSite === 'Lax' && cookie.path === '/')
 
         await page.goto(`${server.origin}/kb`)
         await page.getByRole('link', { name: 'Members only' }).click()
