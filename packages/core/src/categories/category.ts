@@ -58,6 +58,7 @@ export const categoryList = defineList({
   includes: ['agents-count', 'tickets-count', 'articles-count', 'collections-count', 'fields'],
   sorts: ['order', 'name'],
   defaultSort: 'order',
+  keyTypes: { order: 'int', name: 'string' },
   partialFilters: ['name'],
   exactFilters: []
 })
