@@ -8,6 +8,12 @@ import type { Knex } from 'knex'
  */
 export interface FullTextIndex {
   table: string
+  /**
+   * A second document of the same rows, named (e.g. `public`): kept in
+   * `<table>_<document>_search` on SQLite and in a column
+   * `<document>_search_document` on PostgreSQL.
+   */
+  document?: string
 }
 
 /** A query: phrases that must all match; the last word of each phrase matches as a prefix. */

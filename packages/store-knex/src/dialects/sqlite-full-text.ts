@@ -1,10 +1,11 @@
 import { batches, type FullTextIndex, type FullTextSearch } from './full-text.js'
 import { sqliteRun } from './sqlite-statements.js'
 
-const searchTable = (index: FullTextIndex): string => `${index.table}_search`
-const deleteTrigger = (index: FullTextIndex): string => `${index.table}_search_delete`
+const baseName = (index: FullTextIndex): string => index.document === undefined ? index.table : `${index.table}_${index.document}`
+const searchTable = (index: FullTextIndex): string => `${baseName(index)}_search`
+const deleteTrigger = (index: FullTextIndex): string => `${baseName(index)}_search_delete`
 /** Every word any document ever held (never pruned: a stale word only widens an expansion with a word nothing matches). */
-const termsTable = (index: FullTextIndex): string => `${index.table}_search_terms`
+const termsTable = (index: FullTextIndex): string => `${baseName(index)}_search_terms`
 const substringTable = (table: string): string => `${table}_substring`
 
 /**
