@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { Role, type Helpdesk, type User } from '@helpdesk/core'
+import { Role, staffCategoryCounts, type Helpdesk, type User } from '@helpdesk/core'
 import { CliError, databaseUrl } from '../config.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
@@ -73,7 +73,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   await withHelpdesk(databaseUrl(options.database), async (helpdesk) => {
     const users = []
     for (const account of DEMO_ACCOUNTS) users.push({ account, ...await ensureUser(helpdesk, account) })
-    const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
+    const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 }, staffCategoryCounts)
     const names = new Set(existing.items.map((c) => c.name))
     const categoryIds = existing.items.filter((c) => DEMO_CATEGORIES.includes(c.name)).map((c) => c.id)
     for (const name of DEMO_CATEGORIES) {
