@@ -30,11 +30,16 @@ export const postgresFullText: FullTextSearch = {
   async createPrefixTerms () {
     // GIN indexes look prefixes up themselves.
   },
-  async write (db, index, documents) {
+  async write (db, indexes, documents) {
+    const table = indexes[0]?.table
+    if (table === undefined || indexes.some((index) => index.table !== table)) throw new Error('write takes the documents of one table')
+    const columns = indexes.map((index, i) => `?? = to_tsvector('simple', v.words${i})`).join(', ')
+    const values = `(?::integer${indexes.map(() => ', ?::text').join('')})`
+    const names = ['id', ...indexes.map((_, i) => `words${i}`)].join(', ')
     for (const batch of batches(documents)) {
       await db.raw(
-        `update ?? as t set ?? = to_tsvector('simple', v.words) from (values ${batch.map(() => '(?::integer, ?::text)').join(', ')}) as v(id, words) where t.id = v.id`,
-        [index.table, documentColumn(index), ...batch.flatMap((d) => [d.id, d.words.join(' ')])]
+        `update ?? as t set ${columns} from (values ${batch.map(() => values).join(', ')}) as v(${names}) where t.id = v.id`,
+        [table, ...indexes.map(documentColumn), ...batch.flatMap((d) => [d.id, ...indexes.map((_, i) => (d.words[i] ?? []).join(' '))])]
       )
     }
   },
