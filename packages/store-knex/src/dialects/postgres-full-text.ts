@@ -33,7 +33,7 @@ export const postgresFullText: FullTextSearch = {
   async write (db, indexes, documents) {
     const table = indexes[0]?.table
     if (table === undefined || indexes.some((index) => index.table !== table)) throw new Error('write takes the documents of one table')
-    const columns = indexes.map((index, i) => `?? = to_tsvector('simple', v.words${i})`).join(', ')
+    const columns = indexes.map((_, i) => `?? = to_tsvector('simple', v.words${i})`).join(', ')
     const values = `(?::integer${indexes.map(() => ', ?::text').join('')})`
     const names = ['id', ...indexes.map((_, i) => `words${i}`)].join(', ')
     for (const batch of batches(documents)) {
@@ -54,7 +54,7 @@ export const postgresFullText: FullTextSearch = {
     const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
     return db.raw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${documentColumn(index)}`, compiled])
   },
-  restrictToMatches (qb, _index, compiled, idColumn) {
+  restrictToMatches (qb, index, compiled, idColumn) {
     const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
     void qb.whereRaw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${documentColumn(index)}`, compiled])
   },

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex'
-import { plainText } from '@helpdesk/core'
 
 /**
  * A second search document per ticket without what only staff and the
@@ -7,8 +6,8 @@ import { plainText } from '@helpdesk/core'
  * username; CONTRACT §17): an FTS5 table `tickets_public_search` (with its
  * delete trigger and table of words) on SQLite, a `tsvector` column
  * `public_search_document` with a GIN index on PostgreSQL. Existing tickets
- * are indexed here. The DDL and the document's words are frozen copies (not
- * the store's full-text helpers, which may change later).
+ * are indexed here. The DDL and the document's words are written out here
+ * (not the store's full-text helpers, which may change later).
  */
 
 const isPostgres = (knex: Knex): boolean => ['pg', 'postgres', 'postgresql'].includes(String((knex.client as { config?: { client?: unknown } }).config?.client ?? ''))
@@ -20,6 +19,25 @@ function words (text: string): string[] {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '')
 }
 
+/** Tags that end a word (as the body's plain text reads them): `<p>a</p><p>b</p>` reads "a b". */
+const WORD_BREAKS = /<(?=\/?(?:address|article|aside|blockquote|br|dd|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|tbody|td|tfoot|th|thead|tr|ul)\b)/gi
+
+/**
+ * The text of a stored (already sanitized) body, for its words: tags out,
+ * character references decoded. Punctuation is dropped by `words` anyway.
+ * A ticket written later gets its document from the store's live code.
+ */
+function bodyText (html: string): string {
+  return html.replace(WORD_BREAKS, ' <').replace(/<[^>]*>/g, '')
+    .replace(/&#x([0-9a-f]{1,6});/gi, (_, hex: string) => safeCodePoint(Number.parseInt(hex, 16)))
+    .replace(/&#(\d{1,7});/g, (_, decimal: string) => safeCodePoint(Number(decimal)))
+    .replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+}
+
+function safeCodePoint (code: number): string {
+  return code > 0 && code <= 0x10FFFF ? String.fromCodePoint(code) : ' '
+}
+
 interface Source { id: number, title: string, body: string, first_name: string, last_name: string }
 
 async function backfill (knex: Knex, write: (batch: Array<{ id: number, words: string[] }>) => Promise<void>): Promise<void> {
@@ -29,7 +47,7 @@ async function backfill (knex: Knex, write: (batch: Array<{ id: number, words: s
       .select('tickets.id', 'tickets.title', 'tickets.body', 'users.first_name', 'users.last_name')
       .where('tickets.id', '>', after).orderBy('tickets.id').limit(BATCH) as Source[]
     if (rows.length === 0) return
-    await write(rows.map((row) => ({ id: row.id, words: words([row.title, plainText(row.body, 1_000_000), row.first_name, row.last_name].join(' ')) })))
+    await write(rows.map((row) => ({ id: row.id, words: words([row.title, bodyText(row.body), row.first_name, row.last_name].join(' ')) })))
     after = (rows.at(-1) as Source).id
   }
 }
