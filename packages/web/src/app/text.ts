@@ -1,8 +1,8 @@
 /** Plain text typed in the composer as the small HTML the API stores: escaped, paragraphs and line breaks kept. */
 export function textToHtml (text: string): string {
-  const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  const escapeText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
   return text.trim().split(/\n{2,}/).filter((p) => p.trim() !== '')
-    .map((paragraph) => `<p>${escape(paragraph.trim()).replace(/\n/g, '<br>')}</p>`).join('')
+    .map((paragraph) => `<p>${escapeText(paragraph.trim()).replace(/\n/g, '<br>')}</p>`).join('')
 }
 
 /** HTML (a canned response's filled preview) as plain text for the composer: block ends become line breaks. */
