@@ -13,7 +13,7 @@ interface Session { cookie: string, csrf: string, setCookie: string }
 async function startSession (h: TestApp, email: string, app = h.app, headers: Record<string, string> = {}): Promise<Session> {
   const res = await app.inject({ method: 'POST', url: '/api/v1/auth/session', payload: { email, password: PASSWORD }, headers })
   const body = expectStatus(res, 200)
-  assert.deepEqual(keysOf(body.data), ['csrf_token', 'user'])
+  assert.deepEqual(keysOf(body.data), ['csrf_token', 'permissions', 'user'])
   const setCookie = String(res.headers['set-cookie'])
   const cookie = /^helpdesk_session=([^;]+)/.exec(setCookie)?.[1]
   assert.ok(cookie !== undefined, `a session cookie: ${setCookie}`)
@@ -55,6 +55,22 @@ eachDialect((dialect) => {
       assert.equal(expectStatus(await withCookie(h, session, 'GET', '/auth/me'), 200).data.id, user.id)
       const tokens = expectStatus(await withCookie(h, session, 'GET', '/auth/tokens'), 200).data as Array<{ name: string | null }>
       assert.ok(tokens.some((token) => token.name === 'session'), 'the session is a token row named session')
+    })
+
+    it('answers the caller\'s own permissions, so the console can leave out what they may not do', async (t) => {
+      const h = await buildApp(t, dialect)
+      const { user } = await h.user('agent', { email: 'ann@example.com' })
+      const { user: root } = await h.user('admin', { email: 'root@example.com' })
+      await h.helpdesk.agents.updatePermissions(root, user.id, { manage_articles: true })
+
+      await h.user('customer', { email: 'cy@example.com' })
+      const agent = expectStatus(await withCookie(h, await startSession(h, 'ann@example.com'), 'GET', '/auth/session'), 200).data.permissions
+      assert.equal(agent.manage_articles, true)
+      assert.equal(agent.manage_customers, false)
+      const admin = expectStatus(await withCookie(h, await startSession(h, 'root@example.com'), 'GET', '/auth/session'), 200).data.permissions
+      assert.ok(Object.values(admin).every((flag) => flag === true), JSON.stringify(admin))
+      const customer = expectStatus(await withCookie(h, await startSession(h, 'cy@example.com'), 'GET', '/auth/session'), 200).data.permissions
+      assert.ok(Object.values(customer).every((flag) => flag === false), JSON.stringify(customer))
     })
 
     it('sets Secure when the request came over https behind a trusted proxy', async (t) => {

@@ -1,15 +1,20 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
+import { effectivePermissions, type User } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { loginRateLimit } from '../../http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { clearSessionCookie, csrfTokenFor, SESSION_TOKEN_NAME, setSessionCookie } from '../../http/session-cookie.js'
 import { Data, Nullable, Person, responses, Success } from '../../schemas/common.js'
+import { Permissions } from '../agents/agent-schemas.js'
 import { presentPerson } from '../people.js'
 import { LoginBody } from './auth-schemas.js'
 
 const CookieSession = Type.Object({
   user: Person,
+  permissions: Type.Composite([Permissions], {
+    description: 'What the user may do (administrators: everything; customers: nothing), so a client can leave out what it may not.'
+  }),
   csrf_token: Nullable(Type.String({
     description: 'Send as `X-CSRF-Token` on POST, PUT, PATCH and DELETE made with the session cookie. ' +
       'Null when the caller is not using the cookie (a bearer token, or the host app\'s own login).'
@@ -24,6 +29,7 @@ function csrfOf (request: FastifyRequest): string | null {
 export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
   const tags = ['Auth']
   const loginLimiter = loginRateLimit(app, options.rateLimit)
+  const sessionOf = (user: User, csrfToken: string | null) => ({ user: presentPerson(user, avatar), permissions: effectivePermissions(user), csrf_token: csrfToken })
 
   app.post('/auth/session', {
     schema: {
@@ -39,7 +45,7 @@ export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: 
   }, async (request, reply) => {
     const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, SESSION_TOKEN_NAME)
     setSessionCookie(request, reply, token)
-    return { data: { user: presentPerson(user, avatar), csrf_token: csrfTokenFor(token) } }
+    return { data: sessionOf(user, csrfTokenFor(token)) }
   })
 
   app.get('/auth/session', {
@@ -49,7 +55,7 @@ export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: 
       description: 'For the session cookie, a host app\'s own login (`authenticate`) or a bearer token; 401 without any.',
       response: responses({ 200: Data(CookieSession) })
     }
-  }, async (request) => ({ data: { user: presentPerson(actorOf(request), avatar), csrf_token: csrfOf(request) } }))
+  }, async (request) => ({ data: sessionOf(actorOf(request), csrfOf(request)) }))
 
   app.delete('/auth/session', {
     schema: {
