@@ -63,4 +63,12 @@ export interface HelpdeskPluginOptions {
    * Errors are logged, never returned to the request that caused the event.
    */
   onEvent?: (event: DomainEvent) => void | Promise<void>
+  /**
+   * Run background jobs (imports, upload pruning, webhook deliveries...) in
+   * this process: the plugin starts `helpdesk.jobs` when the app is ready and
+   * stops it (waiting for jobs under way) on close. Default true. Set false
+   * when other processes run the jobs (they share the database): jobs are
+   * still enqueued, just not run here. An object sets the fallback poll.
+   */
+  workers?: boolean | { pollMs?: number }
 }
