@@ -22,6 +22,7 @@ import { createTicketRepository } from './repositories/ticket-repository.js'
 import { createEventLogRepository } from './repositories/event-log-repository.js'
 import { createJobRepository } from './repositories/job-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
+import { createWebhookRepository } from './repositories/webhook-repository.js'
 
 export interface KnexStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` or `postgres://user@host/db`. */
@@ -71,6 +72,7 @@ export class KnexStore implements Store {
   readonly imports
   readonly eventLog
   readonly jobs
+  readonly webhooks
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
 
@@ -101,6 +103,7 @@ export class KnexStore implements Store {
       signal: jobSignal,
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
     }), dialect, new Set(['onEnqueued']))
+    this.webhooks = translated(createWebhookRepository(ctx), dialect)
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
