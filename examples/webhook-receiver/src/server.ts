@@ -1,8 +1,8 @@
 import { createReceiver } from './receiver.js'
 
-const secret = process.env.HELPDESK_WEBHOOK_SECRET
+const secret = process.argv[2]
 if (secret === undefined || secret === '') {
-  console.error('Set HELPDESK_WEBHOOK_SECRET to the secret `helpdesk webhooks:create` printed.')
+  console.error('Usage: pnpm start <secret>   (the secret `helpdesk webhooks:create` printed)')
   process.exit(1)
 }
 const port = Number(process.env.PORT ?? 4000)
