@@ -140,6 +140,41 @@ for (const dialect of testDialects()) {
       assert.equal((await store.jobs.list({ status: ['done'] })).length, 8)
     })
 
+    it('keeps one recurring job pending between instances, and schedules the next run after each', async (t) => {
+      const clock = manualClock()
+      const { store } = await storeOn(t, dialect, clock)
+      let runs = 0
+      const runners = [0, 1].map(() => {
+        const runner = new JobRunner(store, clock)
+        runner.register('tidy', async () => { runs++ })
+        runner.every('tidy', 3_600_000)
+        return runner
+      })
+      for (const runner of runners) runner.start({ pollMs: 60_000 })
+      await until(() => runs === 1)
+      await until(() => false, 200).catch(() => {})
+      await Promise.all(runners.map(async (r) => { await r.stop() }))
+      assert.equal(runs, 1)
+      const jobs = await store.jobs.list({ type: 'tidy' })
+      assert.deepEqual(jobs.map((j) => [j.status, j.uniqueKey, j.run_at]), [
+        ['pending', 'recurring:tidy', formatDateTime(new Date(clock.now().getTime() + 3_600_000))],
+        ['done', 'recurring:tidy', formatDateTime(clock.now())]
+      ])
+    })
+
+    it('registers the core jobs on a help desk: imports, upload pruning and retention', async (t) => {
+      const { store } = await storeOn(t, dialect)
+      const helpdesk = createHelpdesk({ store })
+      for (const type of ['import.run', 'uploads.prune', 'events.prune', 'webhooks.prune']) assert.ok(helpdesk.jobs.registered(type), type)
+      helpdesk.jobs.start({ pollMs: 60_000 })
+      await until(() => false, 300).catch(() => {})
+      await helpdesk.jobs.stop()
+      const recurring = (await store.jobs.list({})).filter((j) => j.uniqueKey !== null).map((j) => `${j.type}:${j.status}`).sort()
+      assert.deepEqual(recurring, [
+        'events.prune:done', 'events.prune:pending', 'uploads.prune:done', 'uploads.prune:pending', 'webhooks.prune:done', 'webhooks.prune:pending'
+      ])
+    })
+
     if (dialect === 'postgres') {
       it('shares jobs between instances: NOTIFY wakes the other one, and each job runs once', async (t) => {
         const { store: first, url } = await storeOn(t, dialect)
