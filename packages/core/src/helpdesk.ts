@@ -15,6 +15,11 @@ import { TicketService } from './tickets/ticket-service.js'
 import { recordNotifications } from './notifications/notification-recorder.js'
 import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
+import { recordEventLog } from './event-log/event-log.js'
+import { JobRunner } from './jobs/job-runner.js'
+import { registerCoreJobs } from './jobs/core-jobs.js'
+import { recordWebhookDeliveries } from './webhooks/webhook-recorder.js'
+import { WebhookService } from './webhooks/webhook-service.js'
 import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
@@ -53,6 +58,10 @@ export interface Helpdesk {
   readonly tickets: TicketService
   readonly comments: CommentService
   readonly attachments: AttachmentService
+  /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
+  readonly jobs: JobRunner
+  /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
+  readonly webhooks: WebhookService
 }
 
 export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
@@ -65,8 +74,11 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     marketplace: options.marketplace,
     files: options.fileStorage ?? createLocalFileStorage('./storage')
   }
+  // First: later recorders (webhook deliveries) read the event's log id.
+  context.events.record(recordEventLog)
   context.events.record(recordNotifications)
-  return {
+  context.events.record(recordWebhookDeliveries)
+  const helpdesk: Helpdesk = {
     context,
     events: context.events,
     auth: new AuthService(context, options.tokenCache),
@@ -81,6 +93,10 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     imports: new ImportService(context),
     tickets: new TicketService(context),
     comments: new CommentService(context),
-    attachments: new AttachmentService(context)
+    attachments: new AttachmentService(context),
+    jobs: new JobRunner(context.store, context.clock),
+    webhooks: new WebhookService(context)
   }
+  registerCoreJobs(helpdesk)
+  return helpdesk
 }

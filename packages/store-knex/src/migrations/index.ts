@@ -8,6 +8,8 @@ import * as ticketListIndexes from './0006-ticket-list-indexes.js'
 import * as ticketCounts from './0007-ticket-counts.js'
 import * as searchAtScale from './0008-search-at-scale.js'
 import * as searchVisibility from './0009-search-visibility.js'
+import * as eventsAndJobs from './0011-events-and-jobs.js'
+import * as webhooks from './0012-webhooks.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -24,7 +26,9 @@ export const migrations: Migration[] = [
   { name: '0006-ticket-list-indexes', ...ticketListIndexes },
   { name: '0007-ticket-counts', ...ticketCounts },
   { name: '0008-search-at-scale', ...searchAtScale },
-  { name: '0009-search-visibility', ...searchVisibility }
+  { name: '0009-search-visibility', ...searchVisibility },
+  { name: '0011-events-and-jobs', ...eventsAndJobs },
+  { name: '0012-webhooks', ...webhooks }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
