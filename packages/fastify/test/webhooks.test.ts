@@ -10,7 +10,7 @@ import { desk, postComment, postTicket } from './ticket-fixtures.js'
 interface Received { path: string, headers: IncomingHttpHeaders, body: string }
 
 /** A real HTTP receiver on loopback; `answer` decides each response (default 200). */
-async function receiver (t: TestContext, answer: (request: Received, n: number, res: ServerResponse) => void | 'hang' = () => {}): Promise<{ url: string, port: number, received: Received[] }> {
+async function receiver (t: TestContext, answer: (request: Received, n: number, res: ServerResponse) => undefined | 'hang' = () => undefined): Promise<{ url: string, port: number, received: Received[] }> {
   const received: Received[] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
