@@ -63,11 +63,12 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
       reply.header('x-content-type-options', 'nosniff')
       done(null, payload)
     })
+    // Authentication first: its onRequest hook verifies the bearer token the rate limiter keys on.
+    installAuthentication(app, helpdesk, options)
     if (options.rateLimit !== false) {
       const close = await installRateLimit(app, options.rateLimit ?? {})
       app.addHook('onClose', close)
     }
-    installAuthentication(app, helpdesk, options)
     installNulCharacterCheck(app)
     const context: RouteContext = { helpdesk, avatar: options.avatar ?? gravatar, options: { ...options, rateLimit: options.rateLimit ?? {} } }
     for (const routes of routeModules) routes(app, context)

@@ -10,6 +10,16 @@ export interface IssuedToken extends ApiToken { token: string }
 
 const BAD_CREDENTIALS = 'These credentials do not match our records.'
 
+/** Personal tokens (`POST /auth/tokens`, the CLI) a user may hold at once (CONTRACT §17). */
+export const PERSONAL_TOKEN_LIMIT = 100
+/** The name login and registration give their tokens. */
+export const LOGIN_TOKEN_NAME = 'login'
+/**
+ * Login tokens a user keeps: a login never fails for holding too many, it revokes the
+ * user's oldest login tokens beyond this many instead.
+ */
+export const LOGIN_TOKEN_LIMIT = 50
+
 /** Login, logout, registration, personal API tokens, and resolving a bearer token to a user. */
 export class AuthService {
   private readonly tokens: TokenCache<{ user: User, tokenId: number }>
@@ -27,7 +37,7 @@ export class AuthService {
     if (user.status === UserStatus.Banned) throw ValidationError.field('email', 'This account has been banned.')
     return await this.ctx.store.transaction(async (tx) => {
       const updated = await tx.users.update(user.id, { last_login_at: nowString(this.ctx) })
-      const issued = await this.issue(tx.tokens, user.id, 'login')
+      const issued = await this.issueLoginToken(tx.tokens, user.id)
       return { token: issued.token, user: updated ?? user }
     })
   }
@@ -46,7 +56,7 @@ export class AuthService {
         status: UserStatus.Active,
         password_hash: passwordHash
       })
-      const issued = await this.issue(tx.tokens, user.id, 'login')
+      const issued = await this.issueLoginToken(tx.tokens, user.id)
       return { token: issued.token, user }
     })
   }
@@ -75,15 +85,16 @@ export class AuthService {
     return await this.ctx.store.tokens.listForUser(actor.id)
   }
 
+  /** A personal token; 422 on `name` when the user already holds PERSONAL_TOKEN_LIMIT of them. */
   async createToken (actor: Actor, name: string | null): Promise<IssuedToken> {
-    return await this.issue(this.ctx.store.tokens, actor.id, name)
+    return await this.issuePersonal(actor.id, name)
   }
 
   /** Issues a token for any user by email: the CLI's `tokens:create`. */
   async createTokenForEmail (email: string, name: string | null): Promise<IssuedToken> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
     if (user === null) throw new NotFoundError('User')
-    return await this.issue(this.ctx.store.tokens, user.id, name)
+    return await this.issuePersonal(user.id, name)
   }
 
   async deleteToken (actor: Actor, tokenId: number): Promise<void> {
@@ -95,6 +106,22 @@ export class AuthService {
   private async dummyHash (): Promise<string> {
     this.dummy ??= this.ctx.hasher.hash(generateToken())
     return await this.dummy
+  }
+
+  private async issuePersonal (userId: number, name: string | null): Promise<IssuedToken> {
+    const token = generateToken()
+    const stored = await this.ctx.store.tokens.createCapped(
+      { user_id: userId, name, token_hash: hashToken(token) }, { max: PERSONAL_TOKEN_LIMIT, except: LOGIN_TOKEN_NAME })
+    if (stored === null) {
+      throw ValidationError.field('name', `You already have ${PERSONAL_TOKEN_LIMIT} personal tokens: revoke one before creating another.`)
+    }
+    return { ...stored, token }
+  }
+
+  private async issueLoginToken (tokens: ServiceContext['store']['tokens'], userId: number): Promise<IssuedToken> {
+    const issued = await this.issue(tokens, userId, LOGIN_TOKEN_NAME)
+    await tokens.pruneNamed(userId, LOGIN_TOKEN_NAME, LOGIN_TOKEN_LIMIT)
+    return issued
   }
 
   private async issue (tokens: ServiceContext['store']['tokens'], userId: number, name: string | null): Promise<IssuedToken> {

@@ -11,6 +11,11 @@ declare module 'fastify' {
     actor: User | null
     /** The bearer token's id when the caller used one. */
     tokenId: number | null
+    /**
+     * The bearer token's owner and id, verified in `onRequest` before anything keys on the token
+     * (rate limits); null without a bearer token or with an unknown, revoked or malformed one.
+     */
+    verifiedToken: { user: User, tokenId: number } | null
   }
   interface FastifyContextConfig {
     auth?: RouteAuth
@@ -34,13 +39,21 @@ async function fromHost (helpdesk: Helpdesk, options: HelpdeskPluginOptions, req
 }
 
 /**
- * Resolves `request.actor` from the host's `authenticate` option or a bearer
- * token, and enforces the route's `auth`. Runs before validation, so a caller
- * without credentials gets 401 whatever the body, never a 422 about it.
+ * Verifies a bearer token in `onRequest` (install this before the rate limiter, which keys on
+ * `request.verifiedToken`: an unverified token must not buy a fresh budget), then resolves
+ * `request.actor` from the host's `authenticate` option or that token, and enforces the
+ * route's `auth`. The enforcing runs before validation, so a caller without credentials gets
+ * 401 whatever the body, never a 422 about it; and after the limiter, so refused tokens are counted.
  */
 export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk, options: HelpdeskPluginOptions): void {
   app.decorateRequest('actor', null)
   app.decorateRequest('tokenId', null)
+  app.decorateRequest('verifiedToken', null)
+  app.addHook('onRequest', async (request) => {
+    if ((request.routeOptions.config.auth ?? 'required') === 'none') return
+    const token = bearerToken(request)
+    if (token !== null) request.verifiedToken = await helpdesk.auth.authenticate(token)
+  })
   app.addHook('preValidation', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'required'
     // An unknown route is a 404 for everyone (CONTRACT §6), whoever asks.
@@ -49,9 +62,8 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
     if (hostUser !== null && hostUser.status !== UserStatus.Banned) {
       request.actor = hostUser
     } else {
-      const token = bearerToken(request)
-      if (token !== null) {
-        const found = await helpdesk.auth.authenticate(token)
+      if (bearerToken(request) !== null) {
+        const found = request.verifiedToken
         if (found !== null) {
           request.actor = found.user
           request.tokenId = found.tokenId
