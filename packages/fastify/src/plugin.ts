@@ -4,6 +4,7 @@ import { createHelpdesk, createLocalFileStorage, gravatar, type Helpdesk } from 
 import { installAuthentication } from './http/authentication.js'
 import { installNulCharacterCheck } from './http/nul-characters.js'
 import { installErrorHandling } from './http/errors.js'
+import { installJsonBodyParser } from './http/json-body.js'
 import { installEventSubscription } from './http/event-subscription.js'
 import { installOpenApi } from './http/openapi.js'
 import { installRateLimit } from './http/rate-limit.js'
@@ -54,6 +55,7 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
   // Everything else lives in an encapsulated child: no hook, handler or decorator reaches the host.
   await host.register(async (child) => {
     const app = child as unknown as HelpdeskApp
+    installJsonBodyParser(app)
     installValidation(app)
     installSerialization(app)
     installErrorHandling(app)
