@@ -62,5 +62,30 @@ eachDialect((dialect) => {
       const blank = await h.inject({ method: 'POST', url: '/api/v1/categories', token: admin, payload: { name: '<img src=x>' } })
       assert.equal(blank.statusCode, 422, 'a name of nothing but tags is blank')
     })
+
+    it('keeps markup out of people\'s names, as registered, changed, and shown in notification data', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const registered = expectStatus(await h.inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        payload: { first_name: `<img src=x onerror=alert(1)>Eve ${ESCAPED}`, last_name: '<b>Hacker</b>', email: 'eve@example.com', password: 'secret123', password_confirmation: 'secret123' }
+      }), 201).data
+      assert.deepEqual([registered.user.first_name, registered.user.last_name], [`Eve ${ESCAPED}`, 'Hacker'])
+      const renamed = expectStatus(await h.inject({
+        method: 'PATCH', url: `/api/v1/customers/${registered.user.id as number}`, token: d.admin.token, payload: { last_name: `<script>x</script>${SCRIPT}` }
+      }), 200).data
+      assert.equal(renamed.last_name, SCRIPT)
+      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/agents/${d.agent.user.id}`, token: d.admin.token, payload: { first_name: `<i>Gus</i> ${ESCAPED}` } }), 200)
+      const ticket = await postTicket(h, registered.token, { category: d.billing })
+      expectStatus(await h.inject({ method: 'PUT', url: `/api/v1/tickets/${ticket.id}/agents`, token: d.admin.token, payload: { agent: d.agent.user.id } }), 200)
+      const byStaff = await postTicket(h, d.admin.token, { category: d.billing, email: 'newbie@example.com', first_name: '<u>New</u>', last_name: SCRIPT })
+      const owner = expectStatus(await h.inject({ method: 'GET', url: `/api/v1/tickets/${byStaff.id}?include=user`, token: d.admin.token }), 200).data.user
+      assert.deepEqual([owner.first_name, owner.last_name], ['New', SCRIPT])
+      await settle()
+      const notifications = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/notifications', token: d.agent.token }), 200)
+      assert.ok(notifications.data.length > 0)
+      assert.doesNotMatch(JSON.stringify(notifications.data.map((n: { data: unknown }) => n.data)), MARKUP)
+    })
   })
 })

@@ -1,6 +1,6 @@
 import { nowString, type ServiceContext } from '../context.js'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
-import { checkNewPerson, normaliseEmail, type NewPersonInput } from '../users/user-input.js'
+import { checkNewPerson, normaliseEmail, personName, type NewPersonInput } from '../users/user-input.js'
 import { Role, UserStatus, type Actor, type User } from '../users/user.js'
 import { generateToken, hashToken, type ApiToken } from './api-token.js'
 import { allowActorMemo } from './actor-memo.js'
@@ -50,8 +50,8 @@ export class AuthService {
     return await this.ctx.store.transaction(async (tx) => {
       const user = await tx.users.create({
         role: Role.Customer,
-        first_name: input.first_name.trim(),
-        last_name: input.last_name.trim(),
+        first_name: personName(input.first_name),
+        last_name: personName(input.last_name),
         email: normaliseEmail(input.email),
         status: UserStatus.Active,
         password_hash: passwordHash

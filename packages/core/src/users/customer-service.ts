@@ -6,7 +6,7 @@ import { requiredHtml } from '../text-input.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
 import {
   NOTIFICATION_SETTING_KEYS, Role, UserStatus, type Actor, type NotificationSettings, type User
@@ -35,8 +35,8 @@ export class CustomerService {
     const passwordHash = await this.ctx.hasher.hash(input.password)
     return await this.ctx.store.users.create({
       role: Role.Customer,
-      first_name: input.first_name.trim(),
-      last_name: input.last_name.trim(),
+      first_name: personName(input.first_name),
+      last_name: personName(input.last_name),
       email: normaliseEmail(input.email),
       company: normaliseCompany(input.company) ?? null,
       status: UserStatus.Active,
@@ -61,8 +61,8 @@ export class CustomerService {
     throwIfInvalid(errors)
     const rows = people.map((person) => ({
       role: Role.Customer,
-      first_name: person.first_name.trim(),
-      last_name: person.last_name.trim(),
+      first_name: personName(person.first_name),
+      last_name: personName(person.last_name),
       email: normaliseEmail(person.email),
       company: normaliseCompany(person.company) ?? null,
       status: UserStatus.Active,
@@ -78,7 +78,7 @@ export class CustomerService {
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
     const updated = await this.ctx.store.transaction(async (tx) => {
       const user = await tx.users.update(id, {
-        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), company: normaliseCompany(input.company), status: input.status }),
+        ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), company: normaliseCompany(input.company), status: input.status }),
         ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
         ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
       })

@@ -50,7 +50,7 @@ export function createAttachmentRepository (ctx: RepositoryContext): AttachmentR
     async createWithinQuota (attachment, quota) {
       return await db.transaction(async (trx) => {
         // A write to the uploader's row locks it (PostgreSQL; SQLite writes one at a time anyway).
-        await trx('users').where('id', attachment.user_id).update({ id: trx.ref('id') })
+        await trx('users').where('id', attachment.user_id).update({ updated_at: trx.ref('updated_at') })
         const used = await unlinkedUsageOf(trx, attachment.user_id)
         if (used.files + 1 > quota.maxFiles || used.bytes + attachment.size > quota.maxBytes) return null
         const at = now(ctx)

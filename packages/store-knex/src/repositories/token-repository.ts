@@ -22,7 +22,7 @@ export function createTokenRepository (ctx: RepositoryContext): TokenRepository 
     async createCapped (token, { max, except }) {
       return await db.transaction(async (trx) => {
         // A write to the user's row locks it (PostgreSQL; SQLite writes one at a time anyway).
-        await trx('users').where('id', token.user_id).update({ id: trx.ref('id') })
+        await trx('users').where('id', token.user_id).update({ updated_at: trx.ref('updated_at') })
         const [row] = await trx('api_tokens').where('user_id', token.user_id)
           .andWhere((q) => { void q.whereNull('name').orWhereNot('name', except) }).count({ count: '*' })
         if (Number(row?.count ?? 0) >= max) return null
