@@ -39,7 +39,8 @@ eachDialect((dialect) => {
         await h.inject({ method: 'POST', url: '/api/v1/auth/login', headers, payload: { email: 'victim@example.com', password: 'guess' } })
       expectError(await attempt({ authorization: 'Bearer junk-a' }), 422)
       expectError(await attempt({ 'x-forwarded-for': '203.0.113.9' }), 422)
-      for (const headers of [{ authorization: 'Bearer junk-b' }, { 'x-forwarded-for': '198.51.100.1', 'x-real-ip': '198.51.100.2' }, {}]) {
+      const variants: Array<Record<string, string>> = [{ authorization: 'Bearer junk-b' }, { 'x-forwarded-for': '198.51.100.1', 'x-real-ip': '198.51.100.2' }, {}]
+      for (const headers of variants) {
         expectError(await attempt(headers), 429)
       }
     })
