@@ -205,6 +205,8 @@ export const accessTable: AccessRow[] = [
   row('DELETE /article-collections/:id', 'manage_articles', PERMITTED, async ({ w }) => ({ url: `/article-collections/${await w.fresh.collection()}` })),
   row('GET /articles', 'manage_articles', EVERYONE, () => ({ url: '/articles' })),
   row('GET /articles/:id', 'manage_articles', [404, 404, 404, 200, 200, 200], ({ w }) => ({ url: `/articles/${w.draft}` })),
+  // A published article for signed-in readers: its author's email for staff only.
+  row('GET /articles/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/articles/${w.published}?include=author` }), emailsFollowContract),
   row('POST /articles', 'manage_articles', PERMITTED_CREATES, ({ w }) => ({
     url: '/articles', payload: { title: 'New', body: 'Text.', category: w.category, collection: w.collection, status: 'draft' }
   })),

@@ -51,6 +51,8 @@ export interface AccessWorld {
   /** A collection visible to logged-in users (2) and a draft article in it. */
   collection: number
   draft: number
+  /** A published article in `collection`, written by the administrator. */
+  published: number
   field: number
   /** A non-global canned response of the `category` agent. */
   cannedResponse: number
@@ -167,6 +169,7 @@ export async function buildAccessWorld (h: TestApp): Promise<AccessWorld> {
     attachment: await attachment(),
     collection: sharedCollection,
     draft: await article(),
+    published: (await helpdesk.articles.create(admin.user, { title: 'Published', body: 'Body.', category, collection: sharedCollection, status: 'published' })).id,
     field: await fresh.field(),
     cannedResponse: await fresh.cannedResponse(false),
     staffTarget,
