@@ -13,8 +13,6 @@ export interface ListQuery {
   exact: Record<string, string[]>
   page: number
   perPage: number
-  /** The caller, for includes that depend on who asks (e.g. `last_read_by_me`). Set by services. */
-  viewer?: { id: number, role: number } | undefined
   /** Time filters (the spec's `sinceFilters`) by name: items at or after each UTC time. */
   since?: Record<string, DateTimeString> | undefined
   /** Cursor paging instead of `page`: nothing is counted, and the page continues from a position. */
@@ -115,7 +113,7 @@ export function parseListQuery (spec: ListSpec, raw: RawListQuery): ListQuery {
     partial,
     exact,
     ...(Object.keys(since).length > 0 ? { since } : {}),
-    ...(raw.cursor !== undefined ? { cursor: decodeCursor(sort, raw.cursor) } : {}),
+    ...(raw.cursor !== undefined ? { cursor: decodeCursor(spec, sort, raw.cursor) } : {}),
     page: pageNumber('page', raw.cursor !== undefined ? undefined : raw.page, 1),
     perPage: pageNumber('per_page', raw.per_page, PAGE_DEFAULT_SIZE, PAGE_MAX_SIZE)
   }

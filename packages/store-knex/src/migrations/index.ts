@@ -7,6 +7,7 @@ import * as authRevision from './0005-auth-revision.js'
 import * as ticketListIndexes from './0006-ticket-list-indexes.js'
 import * as ticketCounts from './0007-ticket-counts.js'
 import * as searchAtScale from './0008-search-at-scale.js'
+import * as searchVisibility from './0009-search-visibility.js'
 import * as uploadQuota from './0010-upload-quota.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
@@ -24,6 +25,7 @@ export const migrations: Migration[] = [
   { name: '0006-ticket-list-indexes', ...ticketListIndexes },
   { name: '0007-ticket-counts', ...ticketCounts },
   { name: '0008-search-at-scale', ...searchAtScale },
+  { name: '0009-search-visibility', ...searchVisibility },
   { name: '0010-upload-quota', ...uploadQuota }
 ]
 

@@ -58,7 +58,7 @@ function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticket
     partial: {
       first_name: ownerContains(db, 'first_name'),
       last_name: ownerContains(db, 'last_name'),
-      email: ownerContains(db, 'email'),
+      email: ownerContains(db, 'email', 'ownerOrPublic' in scope.tickets ? scope.tickets.ownerOrPublic : undefined),
       search: () => { throw new Error('filter[search] is planned by listTickets, never applied as a plain filter') }
     },
     exact: {
@@ -94,7 +94,6 @@ const searchedFields = ['title', 'body', 'additional']
 
 export function createTicketRepository (ctx: RepositoryContext): TicketRepository {
   const { db, dialect } = ctx
-  const tickets = (): Knex.QueryBuilder => db('tickets').select(ticketColumns)
   return {
     async findById (id) {
       const [row] = await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id])
