@@ -16,6 +16,12 @@ export interface RateLimitFileOptions {
   keyPrefix?: string
 }
 
+/** `uploadQuota`: the plugin's per-user quota of unlinked uploads. */
+export interface UploadQuotaFileOptions {
+  maxBytes?: number
+  maxFiles?: number
+}
+
 /**
  * What `helpdesk.config.json` (or `helpdesk.config.ts`, default export) may
  * hold. Every key is optional; the plugin's options keep the plugin's names.
@@ -35,6 +41,8 @@ export interface HelpdeskConfigFile {
   storageDir?: string
   /** The plugin's `registration`. */
   registration?: boolean
+  /** The plugin's `uploadQuota`. */
+  uploadQuota?: UploadQuotaFileOptions
   /** Trust `X-Forwarded-*` from a reverse proxy or load balancer. */
   trustProxy?: boolean
   logLevel?: LogLevel
@@ -79,6 +87,21 @@ const isRateLimit: Check = (value) => {
   return null
 }
 
+const uploadQuotaKeys: Record<keyof UploadQuotaFileOptions, Check> = {
+  maxBytes: isInteger(1, Number.MAX_SAFE_INTEGER), maxFiles: isInteger(1, 1_000_000)
+}
+
+const isUploadQuota: Check = (value) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'an object with maxBytes, maxFiles'
+  for (const [key, inner] of Object.entries(value)) {
+    const check = uploadQuotaKeys[key as keyof UploadQuotaFileOptions]
+    if (check === undefined) return `an object with only maxBytes, maxFiles (not "${key}")`
+    const wanted = check(inner)
+    if (wanted !== null) return `an object whose "${key}" is ${wanted}`
+  }
+  return null
+}
+
 const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   database: isString,
   host: isString,
@@ -88,6 +111,7 @@ const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   redisUrl: isRedisUrl,
   storageDir: isString,
   registration: isBoolean,
+  uploadQuota: isUploadQuota,
   trustProxy: isBoolean,
   logLevel: isLogLevel,
   web: isBoolean

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from '@helpdesk/core'
 import type { HelpdeskPluginOptions, RateLimitOptions } from '@helpdesk/fastify'
 import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
 
@@ -7,6 +8,7 @@ export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file
 /** The plugin options a configuration sets, under the plugin's own names and types. */
 export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginOptions, 'prefix' | 'registration' | 'storageDir'>> & {
   rateLimit: false | (RateLimitFileOptions & Pick<RateLimitOptions, 'redis'> & { max: number })
+  uploadQuota: UploadQuota
 }
 
 /**
@@ -74,6 +76,18 @@ export function checkDatabaseUrl (url: string): string {
   return url
 }
 
+/** HELPDESK_UPLOAD_QUOTA_BYTES / HELPDESK_UPLOAD_QUOTA_FILES over the file's `uploadQuota` over the defaults (200 MB, 50 files). */
+function uploadQuotaOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): UploadQuota {
+  return {
+    maxBytes: env.HELPDESK_UPLOAD_QUOTA_BYTES !== undefined
+      ? integer('HELPDESK_UPLOAD_QUOTA_BYTES', env.HELPDESK_UPLOAD_QUOTA_BYTES, 1, Number.MAX_SAFE_INTEGER)
+      : file.uploadQuota?.maxBytes ?? DEFAULT_UPLOAD_QUOTA.maxBytes,
+    maxFiles: env.HELPDESK_UPLOAD_QUOTA_FILES !== undefined
+      ? integer('HELPDESK_UPLOAD_QUOTA_FILES', env.HELPDESK_UPLOAD_QUOTA_FILES, 1, 1_000_000)
+      : file.uploadQuota?.maxFiles ?? DEFAULT_UPLOAD_QUOTA.maxFiles
+  }
+}
+
 /** Flags over HELPDESK_RATE_LIMIT / HELPDESK_LOGIN_RATE_LIMIT / HELPDESK_REDIS_URL over the file; 0 or false is off. */
 function rateLimitOf (flags: ConfigFlags, env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): ConfiguredPluginOptions['rateLimit'] {
   if (flags.rateLimit === false) return false
@@ -115,7 +129,8 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       prefix: checked(prefixName, flags.prefix ?? env.HELPDESK_PREFIX ?? config.prefix ?? '/api/v1', isPrefix),
       rateLimit: rateLimitOf(flags, env, config),
       storageDir: resolve(cwd, env.HELPDESK_STORAGE_DIR ?? config.storageDir ?? './storage'),
-      registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true
+      registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true,
+      uploadQuota: uploadQuotaOf(env, config)
     },
     configFile: file
   }

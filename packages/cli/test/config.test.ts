@@ -72,6 +72,7 @@ describe('configuration', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       registration: false,
       storageDir: '/srv/helpdesk/files',
+      uploadQuota: { maxFiles: 20 },
       trustProxy: true,
       logLevel: 'warn'
     })
@@ -86,7 +87,8 @@ describe('configuration', () => {
       prefix: '/api/v1',
       registration: false,
       storageDir: '/srv/helpdesk/files',
-      rateLimit: { max: 50, timeWindow: '30 seconds', loginMax: 3, keyPrefix: 'staging:', redis: 'redis://127.0.0.1:6379' }
+      rateLimit: { max: 50, timeWindow: '30 seconds', loginMax: 3, keyPrefix: 'staging:', redis: 'redis://127.0.0.1:6379' },
+      uploadQuota: { maxBytes: 200 * 2 ** 20, maxFiles: 20 }
     })
     const fromEnv = loadConfig({}, { HELPDESK_RATE_LIMIT: '70', HELPDESK_LOGIN_RATE_LIMIT: '4', HELPDESK_REDIS_URL: 'rediss://cache:6380', HELPDESK_REGISTRATION: 'yes', HELPDESK_TRUST_PROXY: '0', LOG_LEVEL: 'debug' }, dir)
     assert.deepEqual(fromEnv.plugin.rateLimit, { max: 70, timeWindow: '30 seconds', loginMax: 4, keyPrefix: 'staging:', redis: 'rediss://cache:6380' })
@@ -95,6 +97,9 @@ describe('configuration', () => {
     assert.equal(fromEnv.logLevel, 'debug')
     assert.equal(loadConfig({}, { HELPDESK_QUIET: '1', LOG_LEVEL: 'debug' }, dir).logLevel, 'silent')
     assert.equal(loadConfig({}, {}, dirWith({ rateLimit: false })).plugin.rateLimit, false)
+    assert.deepEqual(loadConfig({}, { HELPDESK_UPLOAD_QUOTA_BYTES: '1000', HELPDESK_UPLOAD_QUOTA_FILES: '3' }, dir).plugin.uploadQuota, { maxBytes: 1000, maxFiles: 3 })
+    assert.throws(() => loadConfig({}, { HELPDESK_UPLOAD_QUOTA_FILES: '0' }, dir), /HELPDESK_UPLOAD_QUOTA_FILES must be an integer/)
+    assert.throws(() => loadConfig({}, {}, dirWith({ uploadQuota: { maxMegabytes: 5 } })), /"uploadQuota" must be an object with only maxBytes, maxFiles/)
   })
 
   it('loads helpdesk.config.ts with tsx', () => {

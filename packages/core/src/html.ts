@@ -53,13 +53,18 @@ export function sanitizeBody (html: string): string {
 /** Tags that end a word: `<p>a</p><p>b</p>` reads "a b", not "ab". */
 const WORD_BREAKS = /<(?=\/?(?:address|article|aside|blockquote|br|dd|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|tbody|td|tfoot|th|thead|tr|ul)\b)/gi
 
-/** Plain text of an HTML body, whitespace collapsed, at most `max` characters. */
+/**
+ * Plain text of HTML (a body, or a title typed with tags), whitespace collapsed, at most `max`
+ * characters. Tags are dropped (their text kept); entities are decoded except `&lt;` and `&gt;`:
+ * a `<` or `>` in the text, typed or escaped, stays `&lt;`/`&gt;`, so plain text never contains
+ * markup (CONTRACT §17) and `&lt;img&gt;` is not turned into `<img>`. Idempotent.
+ */
 export function plainText (html: string, max = 200): string {
   const decoded = SIMPLE.test(html)
     ? html.replace(/<\/?p>/g, ' ')
     : sanitizeHtml(html.replace(WORD_BREAKS, ' <'), { allowedTags: [], allowedAttributes: {} })
       .replace(/&nbsp;/g, ' ')
-      .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
   const text = decoded.replace(/\s+/g, ' ').trim()
   return text.length <= max ? text : [...text].slice(0, max).join('')
 }

@@ -113,6 +113,17 @@ export interface UserRepository {
 export interface TokenRepository {
   create(token: { user_id: number, name: string | null, token_hash: string }): Promise<ApiToken>
   /**
+   * Creates the token unless the user already holds `max` tokens whose name is
+   * not `except` (then null, nothing written). Concurrent calls for one user
+   * are serialised (the user's row is locked first), so the cap holds.
+   */
+  createCapped(token: { user_id: number, name: string | null, token_hash: string }, limit: { max: number, except: string }): Promise<ApiToken | null>
+  /**
+   * Deletes the user's tokens named `name` but the newest `keep`, bumping the
+   * auth revision when any went (they stop working at once); returns how many went.
+   */
+  pruneNamed(userId: number, name: string, keep: number): Promise<number>
+  /**
    * The owner of a token hash, or null. Banned users' tokens resolve to their
    * user; callers check status. `authRevision` is `revision()` as read by the
    * same statement.

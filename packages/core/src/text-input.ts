@@ -1,5 +1,5 @@
 import type { FieldErrors } from './errors.js'
-import { sanitizeBody } from './html.js'
+import { plainText, sanitizeBody } from './html.js'
 
 /** A field's name as a person reads it (`first_name` -> `first name`). */
 export function fieldLabel (field: string): string {
@@ -22,6 +22,24 @@ export function requiredText (errors: FieldErrors, field: string, value: string,
 /** The trimmed value, null when blank; records "too long" past `max` characters. */
 export function optionalText (errors: FieldErrors, field: string, value: string | null | undefined, max: number): string | null {
   const text = value?.trim() ?? ''
+  if (textLength(text) > max) errors[field] = [`The ${fieldLabel(field)} may not be greater than ${max} characters.`]
+  return text === '' ? null : text
+}
+
+/**
+ * A plain-text field (a title, a name): tags stripped (their text kept), whitespace collapsed,
+ * `<` and `>` kept escaped (html.ts `plainText`, CONTRACT §17); required, at most `max` characters.
+ */
+export function requiredPlainText (errors: FieldErrors, field: string, value: string, max: number): string {
+  const text = plainText(value, max + 1)
+  if (text === '') errors[field] = [`The ${fieldLabel(field)} field is required.`]
+  else if (textLength(text) > max) errors[field] = [`The ${fieldLabel(field)} may not be greater than ${max} characters.`]
+  return text
+}
+
+/** An optional plain-text field, as `requiredPlainText`; null when blank. */
+export function optionalPlainText (errors: FieldErrors, field: string, value: string | null | undefined, max: number): string | null {
+  const text = plainText(value ?? '', max + 1)
   if (textLength(text) > max) errors[field] = [`The ${fieldLabel(field)} may not be greater than ${max} characters.`]
   return text === '' ? null : text
 }

@@ -32,6 +32,17 @@ describe('sanitizeBody and plainText without the parser', () => {
     assert.ok(simple > 2000, `${simple} samples took the fast path`)
   })
 
+  it('plain text never contains markup, keeps escaped text escaped, and is stable when fed back (CONTRACT §17)', () => {
+    for (const html of samples(20000)) {
+      const text = plainText(html, 500)
+      assert.doesNotMatch(text, /[<>]/, JSON.stringify(html))
+      assert.equal(plainText(text, 500), text, JSON.stringify(html))
+    }
+    assert.equal(plainText('&lt;img src=x onerror=alert(1)&gt;'), '&lt;img src=x onerror=alert(1)&gt;')
+    assert.equal(plainText('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>'), '&lt;script&gt;alert(1)&lt;/script&gt;')
+    assert.equal(plainText('&#60;b&#62; &amp;lt;i&amp;gt; Tom &amp; Jerry'), '&lt;b&gt; &lt;i&gt; Tom & Jerry')
+  })
+
   it('still cleans what needs cleaning', () => {
     assert.equal(sanitizeBody('<p>hi</p><script>alert(1)</script>'), '<p>hi</p>')
     assert.equal(sanitizeBody('<p onclick="x()">hi</p>'), '<p>hi</p>')

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
-import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MarketplaceVerifier, PasswordHasher, Store, User } from '@helpdesk/core'
+import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MarketplaceVerifier, PasswordHasher, Store, UploadQuota, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
 export type AuthenticateResult = User | { id: number } | { email: string } | null | undefined
@@ -58,6 +58,12 @@ export interface HelpdeskPluginOptions {
    * `createHelpdesk` (`fileStorage`) instead.
    */
   fileStorage?: FileStorage
+  /**
+   * What one user may hold in uploads not yet linked to a ticket or comment
+   * (they are removed after 24 h): `maxBytes` (default 200 MB) and `maxFiles`
+   * (default 50). Past it `POST /attachments` answers 422 on `file`.
+   */
+  uploadQuota?: Partial<UploadQuota>
   /**
    * Called with every domain event after its transaction committed (never for
    * a change that rolled back): the place for webhooks, e-mail or streams.

@@ -5,6 +5,7 @@ import { createHelpdesk, createLocalFileStorage, gravatar, type Helpdesk } from 
 import { installAuthentication } from './http/authentication.js'
 import { installNulCharacterCheck } from './http/nul-characters.js'
 import { installErrorHandling } from './http/errors.js'
+import { installJsonBodyParser } from './http/json-body.js'
 import { installEventSubscription } from './http/event-subscription.js'
 import { installJobWorkers } from './http/job-workers.js'
 import { installOpenApi } from './http/openapi.js'
@@ -59,6 +60,7 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
   // Everything else lives in an encapsulated child: no hook, handler or decorator reaches the host.
   await host.register(async (child) => {
     const app = child as unknown as HelpdeskApp
+    installJsonBodyParser(app)
     installValidation(app)
     installSerialization(app)
     installErrorHandling(app)
@@ -71,11 +73,12 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
       reply.header('x-content-type-options', 'nosniff')
       done(null, payload)
     })
+    // Authentication first: its onRequest hook verifies the bearer token the rate limiter keys on.
+    installAuthentication(app, helpdesk, options)
     if (options.rateLimit !== false) {
       const close = await installRateLimit(app, options.rateLimit ?? {})
       app.addHook('onClose', close)
     }
-    installAuthentication(app, helpdesk, options)
     installNulCharacterCheck(app)
     const context: RouteContext = { helpdesk, avatar: options.avatar ?? gravatar, options: { ...options, rateLimit: options.rateLimit ?? {} } }
     for (const routes of routeModules) routes(app, context)

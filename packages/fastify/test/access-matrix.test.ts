@@ -55,6 +55,9 @@ eachDialect((dialect) => {
               const expected = accessRow.expect[index]
               if (res.statusCode !== expected) {
                 problems.push(`${actor}: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 160)}`)
+              } else if (res.statusCode < 300 && accessRow.check !== undefined) {
+                const problem = accessRow.check({ w: world, actor, person }, res.json())
+                if (problem !== null) problems.push(`${actor}: ${problem}`)
               } else if (res.statusCode >= 400) {
                 const problem = errorShapeProblem(res.statusCode, res.body)
                 if (problem !== null) problems.push(`${actor}: ${problem}`)

@@ -202,7 +202,8 @@ eachDialect((dialect) => {
       const customer = await h.user('customer')
       for (const reader of [undefined, customer.token]) {
         const publicView = await getData(h, `/articles/${b.id}?include=author`, reader)
-        assert.deepEqual(keysOf(publicView.author), ['avatar', 'first_name', 'id', 'last_name', 'type'], 'staff emails are not shown to customers or anonymous readers')
+        assert.deepEqual(keysOf(publicView.author), ['avatar', 'email', 'first_name', 'id', 'last_name', 'type'])
+        assert.equal(publicView.author.email, null, 'staff emails are not shown to customers or anonymous readers (CONTRACT §17)')
       }
       assert.deepEqual(full.category, await getData(h, `/categories/${category.id}`, admin.token))
       assert.deepEqual(full.collection, collection)

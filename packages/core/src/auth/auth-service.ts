@@ -1,6 +1,6 @@
 import { nowString, type ServiceContext } from '../context.js'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
-import { checkNewPerson, normaliseEmail, type NewPersonInput } from '../users/user-input.js'
+import { checkNewPerson, normaliseEmail, personName, type NewPersonInput } from '../users/user-input.js'
 import { Role, UserStatus, type Actor, type User } from '../users/user.js'
 import { generateToken, hashToken, type ApiToken } from './api-token.js'
 import { allowActorMemo } from './actor-memo.js'
@@ -11,6 +11,16 @@ export interface IssuedToken extends ApiToken { token: string }
 
 const BAD_CREDENTIALS = 'These credentials do not match our records.'
 
+/** Personal tokens (`POST /auth/tokens`, the CLI) a user may hold at once (CONTRACT §17). */
+export const PERSONAL_TOKEN_LIMIT = 100
+/** The name login and registration give their tokens. */
+export const LOGIN_TOKEN_NAME = 'login'
+/**
+ * Login tokens a user keeps: a login never fails for holding too many, it revokes the
+ * user's oldest login tokens beyond this many instead.
+ */
+export const LOGIN_TOKEN_LIMIT = 50
+
 /** Login, logout, registration, personal API tokens, and resolving a bearer token to a user. */
 export class AuthService {
   private readonly tokens: TokenCache<{ user: User, tokenId: number }>
@@ -20,7 +30,7 @@ export class AuthService {
   }
 
   /** `tokenName` names the issued token row: `login` for bearer logins, `session` for the console's cookie. */
-  async login (email: string, password: string, tokenName = 'login'): Promise<{ token: string, user: User }> {
+  async login (email: string, password: string, tokenName = LOGIN_TOKEN_NAME): Promise<{ token: string, user: User }> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
     const hash = user === null ? null : await this.ctx.store.users.findPasswordHash(user.id)
     // Verify against a dummy when the user is unknown so timing does not reveal which emails exist.
@@ -29,7 +39,7 @@ export class AuthService {
     if (user.status === UserStatus.Banned) throw ValidationError.field('email', 'This account has been banned.')
     return await this.ctx.store.transaction(async (tx) => {
       const updated = await tx.users.update(user.id, { last_login_at: nowString(this.ctx) })
-      const issued = await this.issue(tx.tokens, user.id, tokenName)
+      const issued = await this.issueLoginToken(tx.tokens, user.id, tokenName)
       return { token: issued.token, user: updated ?? user }
     })
   }
@@ -42,14 +52,14 @@ export class AuthService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const user = await tx.users.create({
         role: Role.Customer,
-        first_name: input.first_name.trim(),
-        last_name: input.last_name.trim(),
+        first_name: personName(input.first_name),
+        last_name: personName(input.last_name),
         email: normaliseEmail(input.email),
         status: UserStatus.Active,
         password_hash: passwordHash
       })
       await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: user.id, customer: user } satisfies CustomerEvent)
-      const issued = await this.issue(tx.tokens, user.id, 'login')
+      const issued = await this.issueLoginToken(tx.tokens, user.id)
       return { token: issued.token, user }
     })
   }
@@ -78,15 +88,16 @@ export class AuthService {
     return await this.ctx.store.tokens.listForUser(actor.id)
   }
 
+  /** A personal token; 422 on `name` when the user already holds PERSONAL_TOKEN_LIMIT of them. */
   async createToken (actor: Actor, name: string | null): Promise<IssuedToken> {
-    return await this.issue(this.ctx.store.tokens, actor.id, name)
+    return await this.issuePersonal(actor.id, name)
   }
 
   /** Issues a token for any user by email: the CLI's `tokens:create`. */
   async createTokenForEmail (email: string, name: string | null): Promise<IssuedToken> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
     if (user === null) throw new NotFoundError('User')
-    return await this.issue(this.ctx.store.tokens, user.id, name)
+    return await this.issuePersonal(user.id, name)
   }
 
   async deleteToken (actor: Actor, tokenId: number): Promise<void> {
@@ -98,6 +109,23 @@ export class AuthService {
   private async dummyHash (): Promise<string> {
     this.dummy ??= this.ctx.hasher.hash(generateToken())
     return await this.dummy
+  }
+
+  private async issuePersonal (userId: number, name: string | null): Promise<IssuedToken> {
+    const token = generateToken()
+    const stored = await this.ctx.store.tokens.createCapped(
+      { user_id: userId, name, token_hash: hashToken(token) }, { max: PERSONAL_TOKEN_LIMIT, except: LOGIN_TOKEN_NAME })
+    if (stored === null) {
+      throw ValidationError.field('name', `You already have ${PERSONAL_TOKEN_LIMIT} personal tokens: revoke one before creating another.`)
+    }
+    return { ...stored, token }
+  }
+
+  /** A login's (or a console session's) token; the user's oldest ones of that name beyond LOGIN_TOKEN_LIMIT are revoked. */
+  private async issueLoginToken (tokens: ServiceContext['store']['tokens'], userId: number, name = LOGIN_TOKEN_NAME): Promise<IssuedToken> {
+    const issued = await this.issue(tokens, userId, name)
+    await tokens.pruneNamed(userId, name, LOGIN_TOKEN_LIMIT)
+    return issued
   }
 
   private async issue (tokens: ServiceContext['store']['tokens'], userId: number, name: string | null): Promise<IssuedToken> {

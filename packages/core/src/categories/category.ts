@@ -3,7 +3,7 @@ import { throwIfInvalid } from '../id-lists.js'
 import { defineList } from '../list/list-spec.js'
 import type { KnowledgeBaseScope } from '../knowledge-base/knowledge-base-policy.js'
 import type { TicketVisibility } from '../tickets/ticket-policy.js'
-import { optionalText, requiredText } from '../text-input.js'
+import { optionalText, requiredPlainText } from '../text-input.js'
 import { LIMITS } from '../users/user.js'
 import type { DateTimeString } from '../time.js'
 
@@ -37,7 +37,7 @@ export interface CategoryInput {
 export function checkCategoryInput (input: Partial<CategoryInput>, partial: boolean): Partial<CategoryInput> {
   const errors: FieldErrors = {}
   const clean: Partial<CategoryInput> = {}
-  if (!partial || input.name !== undefined) clean.name = requiredText(errors, 'name', input.name ?? '', LIMITS.name)
+  if (!partial || input.name !== undefined) clean.name = requiredPlainText(errors, 'name', input.name ?? '', LIMITS.name)
   if (input.thumbnail !== undefined) clean.thumbnail = input.thumbnail === null ? null : optionalText(errors, 'thumbnail', input.thumbnail, 2048)
   if (input.marketplace_item_id !== undefined) {
     if (input.marketplace_item_id !== null && !(Number.isSafeInteger(input.marketplace_item_id) && input.marketplace_item_id > 0)) {

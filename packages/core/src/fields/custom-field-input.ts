@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
-import { optionalText, requiredText, textLength } from '../text-input.js'
+import { optionalPlainText, optionalText, requiredPlainText, textLength } from '../text-input.js'
 import type { NewCustomField } from './custom-field-store.js'
 import {
   FIELD_LIMITS, isCustomFieldType, type CustomField, type CustomFieldInput, type CustomFieldPatch, type CustomFieldType
@@ -41,8 +41,8 @@ export function newCustomField (input: CustomFieldInput): NewCustomField {
   const type = checkType(errors, input.type)
   const field: NewCustomField = {
     type,
-    title: requiredText(errors, 'title', input.title, FIELD_LIMITS.title),
-    placeholder: optionalText(errors, 'placeholder', input.placeholder, FIELD_LIMITS.placeholder),
+    title: requiredPlainText(errors, 'title', input.title, FIELD_LIMITS.title),
+    placeholder: optionalPlainText(errors, 'placeholder', input.placeholder, FIELD_LIMITS.placeholder),
     description: optionalText(errors, 'description', input.description, FIELD_LIMITS.description),
     required: input.required ?? false,
     meta: checkOptions(errors, type, input.options)

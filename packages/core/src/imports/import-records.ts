@@ -5,7 +5,7 @@ import { CommentType, type CommentTypeNumber } from '../tickets/comment.js'
 import { checkedTitle } from '../tickets/ticket-input.js'
 import { textLength } from '../text-input.js'
 import { TICKET_LIMITS, TicketStatus, type TicketStatusNumber } from '../tickets/ticket.js'
-import { checkPersonPatch, normaliseEmail } from '../users/user-input.js'
+import { checkPersonPatch, normaliseEmail, personName } from '../users/user-input.js'
 import {
   LIMITS, noPermissions, PERMISSION_KEYS, Role, UserStatus, type Permissions, type RoleNumber, type UserStatusNumber
 } from '../users/user.js'
@@ -155,7 +155,7 @@ function bodyText (r: RecordReader): string {
 }
 
 function person (r: RecordReader): ImportedPerson {
-  const input = { first_name: r.string('first_name').trim(), last_name: r.string('last_name').trim(), email: normaliseEmail(r.string('email')) }
+  const input = { first_name: personName(r.string('first_name')), last_name: personName(r.string('last_name')), email: normaliseEmail(r.string('email')) }
   const password = r.optionalString('password')
   r.check(() => {
     checkPersonPatch({ ...input, ...(password !== null ? { new_password: password, new_password_confirmation: password } : {}) })

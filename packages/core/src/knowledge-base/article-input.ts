@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
-import { requiredHtml, requiredText, textLength } from '../text-input.js'
+import { requiredHtml, requiredPlainText, textLength } from '../text-input.js'
 import { ARTICLE_LIMITS, ARTICLE_STATUSES, type ArticlePatch } from './article.js'
 import { slugOf } from './slug.js'
 
@@ -40,7 +40,7 @@ function explicitSlug (errors: FieldErrors, value: string): string {
 export function articleText (input: ArticlePatch): ArticleText {
   const errors: FieldErrors = {}
   const text: ArticleText = {}
-  if (input.title !== undefined) text.title = requiredText(errors, 'title', input.title, ARTICLE_LIMITS.title)
+  if (input.title !== undefined) text.title = requiredPlainText(errors, 'title', input.title, ARTICLE_LIMITS.title)
   if (input.body !== undefined) text.body = requiredHtml(errors, 'body', input.body, ARTICLE_LIMITS.body)
   if (input.tags !== undefined) text.tags = tagNames(errors, input.tags)
   if (input.slug !== undefined) text.slug = explicitSlug(errors, input.slug)

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import { distinct, throwIfInvalid, unknownIdErrors, unknownOrderErrors } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
-import { requiredText } from '../text-input.js'
+import { requiredPlainText } from '../text-input.js'
 import type { Actor } from '../users/user.js'
 import {
   COLLECTION_LIMITS, isCollectionVisibility,
@@ -52,7 +52,7 @@ export class CollectionService {
   async create (actor: Actor | null, input: CollectionInput): Promise<ArticleCollection> {
     ensureCanManageArticles(actor)
     const errors: FieldErrors = {}
-    const name = requiredText(errors, 'name', input.name, COLLECTION_LIMITS.name)
+    const name = requiredPlainText(errors, 'name', input.name, COLLECTION_LIMITS.name)
     const visibility = checkVisibility(errors, 'visibility', input.visibility)
     throwIfInvalid(errors)
     return await this.ctx.store.transaction(async (tx) => {
@@ -65,7 +65,7 @@ export class CollectionService {
   async update (actor: Actor | null, id: number, patch: CollectionPatch): Promise<ArticleCollection> {
     ensureCanManageArticles(actor)
     const errors: FieldErrors = {}
-    const name = patch.name === undefined ? undefined : requiredText(errors, 'name', patch.name, COLLECTION_LIMITS.name)
+    const name = patch.name === undefined ? undefined : requiredPlainText(errors, 'name', patch.name, COLLECTION_LIMITS.name)
     const visibility = patch.visibility === undefined ? undefined : checkVisibility(errors, 'visibility', patch.visibility)
     throwIfInvalid(errors)
     return await this.ctx.store.transaction(async (tx) => {

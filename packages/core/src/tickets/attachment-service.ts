@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import type { ServiceContext } from '../context.js'
-import { NotFoundError } from '../errors.js'
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js'
 import type { FileStorage } from '../ports.js'
 import { formatDateTime } from '../time.js'
 import { ensure } from '../users/user-policy.js'
 import type { Actor } from '../users/user.js'
-import { ATTACHMENT_MAX_BYTES, displayName, UNLINKED_ATTACHMENT_TTL_MS, type Attachment } from './attachment.js'
+import { ATTACHMENT_MAX_BYTES, DEFAULT_UPLOAD_QUOTA, displayName, UNLINKED_ATTACHMENT_TTL_MS, type Attachment, type UploadQuota } from './attachment.js'
 import { inspectUpload } from './attachment-upload.js'
 import { canDeleteAttachment, canSeeComment, canSeeTicket, seesAttachmentDirectly, ticketScope } from './ticket-policy.js'
 
 /** Removes stored files; one that cannot be removed stays an orphan rather than failing a committed change. */
 export async function removeFiles (files: FileStorage, keys: readonly string[]): Promise<void> {
   await Promise.allSettled(keys.map(async (key) => { await files.delete(key) }))
+}
+
+/** 422 on `file`: the uploader holds as much unlinked upload as `quota` allows. */
+function overQuota (quota: UploadQuota): ValidationError {
+  const megabytes = Math.floor(quota.maxBytes / 2 ** 20)
+  return ValidationError.field('file', `Your uploads not yet attached to a ticket or comment may total at most ${quota.maxFiles} files and ` +
+    `${megabytes} MB: attach or delete some before uploading more (unattached uploads are removed after 24 hours).`)
 }
 
 /**
@@ -26,21 +33,32 @@ export class AttachmentService {
   /**
    * Stores an upload: the type is sniffed from the bytes, the stored name is
    * generated, and more than 30 MB fails with PayloadTooLargeError (413)
-   * while streaming, leaving no file behind.
+   * while streaming, leaving no file behind. The uploader's unlinked uploads
+   * must stay within `quota` (422 on `file`): checked before anything is
+   * stored, enforced while streaming (no more bytes than the room left are
+   * written), and again atomically with the row, so a burst cannot pass it.
    */
-  async upload (actor: Actor, file: { name?: string | undefined, content: Readable }): Promise<Attachment> {
-    const inspected = await inspectUpload(file.content, ATTACHMENT_MAX_BYTES)
+  async upload (actor: Actor, file: { name?: string | undefined, content: Readable }, quota: UploadQuota = DEFAULT_UPLOAD_QUOTA): Promise<Attachment> {
+    const { store } = this.ctx
+    const used = await store.attachments.unlinkedUsage(actor.id)
+    if (used.files >= quota.maxFiles || used.bytes >= quota.maxBytes) throw overQuota(quota)
+    const room = quota.maxBytes - used.bytes
+    const quotaBinds = room < ATTACHMENT_MAX_BYTES
+    const refusal = (error: unknown): unknown => quotaBinds && error instanceof PayloadTooLargeError ? overQuota(quota) : error
+    const inspected = await inspectUpload(file.content, Math.min(ATTACHMENT_MAX_BYTES, room)).catch((error: unknown) => { throw refusal(error) })
     const id = randomUUID()
-    const stored = await this.ctx.files.write(inspected.content, `${id}.${inspected.extension}`)
+    const stored = await this.ctx.files.write(inspected.content, `${id}.${inspected.extension}`).catch((error: unknown) => { throw refusal(error) })
     try {
-      return await this.ctx.store.attachments.create({
+      const created = await store.attachments.createWithinQuota({
         id,
         user_id: actor.id,
         name: displayName(file.name),
         file_name: stored.key,
         mime_type: inspected.mime_type,
         size: stored.size
-      })
+      }, quota)
+      if (created === null) throw overQuota(quota)
+      return created
     } catch (error) {
       await removeFiles(this.ctx.files, [stored.key])
       throw error

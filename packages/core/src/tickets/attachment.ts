@@ -8,6 +8,18 @@ export const UNLINKED_ATTACHMENT_TTL_MS = 24 * 60 * 60 * 1000
 
 export const ATTACHMENT_NAME_MAX = 250
 
+/**
+ * What one user may hold in uploads not yet linked to a ticket or comment (they are
+ * removed after 24 h): at most `maxFiles` files and `maxBytes` bytes together.
+ */
+export interface UploadQuota {
+  maxBytes: number
+  maxFiles: number
+}
+
+/** 200 MB and 50 files. */
+export const DEFAULT_UPLOAD_QUOTA: UploadQuota = { maxBytes: 200 * 2 ** 20, maxFiles: 50 }
+
 /** UUID-shaped attachment ids (lowercase hex, as generated). */
 export const ATTACHMENT_ID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
 

@@ -79,8 +79,12 @@ export class CommentService {
       })
       await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: comment.id })
       const next = statusAfterComment(ticket.status, { isReply: input.type === CommentType.Reply, byStaff, close: input.close === true })
-      // Any comment is activity: the ticket's updated_at moves even when its status does not.
-      const updated: Ticket = await tx.tickets.update(ticket.id, next.status === ticket.status ? {} : { status: next.status }) ?? ticket
+      // A reply is activity the owner sees: updated_at moves even when the status does not. A note is
+      // staff-only: it moves updated_at only through a status change, or the owner could tell one was written.
+      const statusChanged = next.status !== ticket.status
+      const updated: Ticket = statusChanged || input.type === CommentType.Reply
+        ? await tx.tickets.update(ticket.id, statusChanged ? { status: next.status } : {}) ?? ticket
+        : ticket
       const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
       const facts = ticketEventFacts(actor.id, updated, category)
       await this.ctx.events.emit(tx, {

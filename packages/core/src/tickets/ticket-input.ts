@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../errors.js'
 import { plainText, sanitizeBody } from '../html.js'
-import { fieldLabel, textLength } from '../text-input.js'
+import { fieldLabel, requiredPlainText, textLength } from '../text-input.js'
 import { TICKET_LIMITS } from './ticket.js'
 
 /** A new ticket, whichever door it came through (HTTP body, CLI, importer). */
@@ -35,15 +35,9 @@ export interface TicketUpdateInput {
   private?: boolean | undefined
 }
 
-/**
- * A title is plain text: tags are stripped (their text kept), whitespace
- * collapsed; required, at most 250 characters.
- */
+/** A title is plain text (text-input.ts `requiredPlainText`): required, at most 250 characters. */
 export function checkedTitle (errors: FieldErrors, title: string): string {
-  const text = plainText(title, TICKET_LIMITS.title + 1)
-  if (text === '') errors.title = ['The title field is required.']
-  else if (textLength(text) > TICKET_LIMITS.title) errors.title = [`The title may not be greater than ${TICKET_LIMITS.title} characters.`]
-  return text
+  return requiredPlainText(errors, 'title', title, TICKET_LIMITS.title)
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../errors.js'
 import type { Store } from '../store.js'
 import { textLength } from '../text-input.js'
-import { normaliseEmail } from '../users/user-input.js'
+import { normaliseEmail, personName } from '../users/user-input.js'
 import { isStaff, LIMITS, Role, UserStatus, type Actor, type User } from '../users/user.js'
 import type { TicketInput } from './ticket-input.js'
 
@@ -13,9 +13,9 @@ export type TicketOwner =
   | { create: { email: string, first_name: string, last_name: string } }
 
 function nameOf (errors: FieldErrors, field: 'first_name' | 'last_name', value: string | undefined, fallback: string): string {
-  const name = value?.trim() ?? ''
+  const name = personName(value ?? '')
   if (textLength(name) > LIMITS.name) errors[field] = [`The ${field.replace('_', ' ')} may not be greater than ${LIMITS.name} characters.`]
-  return name === '' ? fallback : name
+  return name === '' ? personName(fallback) : name
 }
 
 /**

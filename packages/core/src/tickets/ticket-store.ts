@@ -1,7 +1,7 @@
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import type { DateTimeString } from '../time.js'
-import type { Attachment, AttachmentTarget } from './attachment.js'
+import type { Attachment, AttachmentTarget, UploadQuota } from './attachment.js'
 import type { Comment } from './comment.js'
 import type { CommentVisibility, TicketScope } from './ticket-policy.js'
 import type { Ticket, TicketAdditional, TicketStatusNumber } from './ticket.js'
@@ -87,6 +87,14 @@ export type NewAttachment = Omit<Attachment, 'user_id' | 'ticket_id' | 'comment_
 
 export interface AttachmentRepository {
   create(attachment: NewAttachment): Promise<Attachment>
+  /** How many unlinked uploads `userId` holds, and their bytes together. */
+  unlinkedUsage(userId: number): Promise<{ files: number, bytes: number }>
+  /**
+   * Creates the attachment unless the uploader's unlinked uploads, this one
+   * included, would pass `quota` (then null, nothing written). Concurrent calls
+   * for one uploader are serialised (the user's row is locked first).
+   */
+  createWithinQuota(attachment: NewAttachment, quota: UploadQuota): Promise<Attachment | null>
   findById(id: string): Promise<Attachment | null>
   /** Those of `ids` that exist, in no particular order. */
   findByIds(ids: string[]): Promise<Attachment[]>

@@ -4,7 +4,7 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { Category } from '../categories/category.js'
 import type { WithIncludes } from '../store.js'
 import { mergeSettings, pickDefined } from './customer-service.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageAgents, ensure } from './user-policy.js'
 import {
   isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
@@ -37,8 +37,8 @@ export class AgentService {
     const passwordHash = await this.ctx.hasher.hash(input.password)
     return await this.ctx.store.users.create({
       role,
-      first_name: input.first_name.trim(),
-      last_name: input.last_name.trim(),
+      first_name: personName(input.first_name),
+      last_name: personName(input.last_name),
       email: normaliseEmail(input.email),
       status: UserStatus.Active,
       password_hash: passwordHash,
@@ -58,7 +58,7 @@ export class AgentService {
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
     const updated = await this.ctx.store.transaction(async (tx) => {
       const user = await tx.users.update(id, {
-        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), timezone: input.timezone, status: input.status }),
+        ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), timezone: input.timezone, status: input.status }),
         ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
         ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
       })

@@ -6,7 +6,7 @@ import { requiredHtml } from '../text-input.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
 import { CustomerEventType, type CustomerEvent } from './customer-events.js'
 import { changedFields } from '../tickets/ticket-events.js'
@@ -38,8 +38,8 @@ export class CustomerService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const customer = await tx.users.create({
         role: Role.Customer,
-        first_name: input.first_name.trim(),
-        last_name: input.last_name.trim(),
+        first_name: personName(input.first_name),
+        last_name: personName(input.last_name),
         email: normaliseEmail(input.email),
         company: normaliseCompany(input.company) ?? null,
         status: UserStatus.Active,
@@ -67,8 +67,8 @@ export class CustomerService {
     throwIfInvalid(errors)
     const rows = people.map((person) => ({
       role: Role.Customer,
-      first_name: person.first_name.trim(),
-      last_name: person.last_name.trim(),
+      first_name: personName(person.first_name),
+      last_name: personName(person.last_name),
       email: normaliseEmail(person.email),
       company: normaliseCompany(person.company) ?? null,
       status: UserStatus.Active,
@@ -84,7 +84,7 @@ export class CustomerService {
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
     const updated = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const fields = {
-        ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), company: normaliseCompany(input.company), status: input.status }),
+        ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), company: normaliseCompany(input.company), status: input.status }),
         ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {})
       }
       const user = await tx.users.update(id, { ...fields, ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}) })

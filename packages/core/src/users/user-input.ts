@@ -1,5 +1,6 @@
 import { ValidationError, type FieldErrors } from '../errors.js'
 import type { ServiceContext } from '../context.js'
+import { plainText } from '../html.js'
 import { optionalText, textLength } from '../text-input.js'
 import { LIMITS, UserStatus, type UserStatusNumber } from './user.js'
 
@@ -27,10 +28,24 @@ export interface PersonPatchInput {
   status?: UserStatusNumber
 }
 
+/**
+ * A person's name as stored: plain text (CONTRACT §17: tags stripped, `<` and `>` kept escaped,
+ * whitespace collapsed), so names shown to other people and in notifications never carry markup.
+ */
+export function personName (value: string): string {
+  return plainText(value, LIMITS.name + 1)
+}
+
+/** `personName` of a name that may be absent. */
+export function optionalPersonName (value: string | undefined): string | undefined {
+  return value === undefined ? undefined : personName(value)
+}
+
 function checkName (errors: FieldErrors, field: string, value: string | undefined): void {
   if (value === undefined) return
-  if (value.trim() === '') errors[field] = [`The ${field.replace('_', ' ')} field is required.`]
-  else if (textLength(value) > LIMITS.name) errors[field] = [`The ${field.replace('_', ' ')} may not be greater than ${LIMITS.name} characters.`]
+  const name = personName(value)
+  if (name === '') errors[field] = [`The ${field.replace('_', ' ')} field is required.`]
+  else if (textLength(name) > LIMITS.name) errors[field] = [`The ${field.replace('_', ' ')} may not be greater than ${LIMITS.name} characters.`]
 }
 
 function checkEmail (errors: FieldErrors, value: string | undefined): void {

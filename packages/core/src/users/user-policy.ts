@@ -14,6 +14,15 @@ export function canManageCustomers (actor: Actor): boolean {
   return hasPermission(actor, 'manage_customers')
 }
 
+/**
+ * Whether `viewer` may read `person`'s email (CONTRACT §17): staff read every
+ * email, a person reads their own, a customer or an anonymous reader nobody else's.
+ */
+export function canSeeEmailOf (viewer: Actor | null, person: Pick<Actor, 'id'>): boolean {
+  if (viewer === null) return false
+  return isStaff(viewer) || viewer.id === person.id
+}
+
 export function canManageAgents (actor: Actor): boolean {
   return isAdmin(actor)
 }

@@ -14,6 +14,11 @@ declare module 'fastify' {
     tokenId: number | null
     /** The session cookie's token when the actor came from it (the console), else null. */
     sessionCookie: string | null
+    /**
+     * The bearer token's owner and id, verified in `onRequest` before anything keys on the token
+     * (rate limits); null without a bearer token or with an unknown, revoked or malformed one.
+     */
+    verifiedToken: { user: User, tokenId: number } | null
   }
   interface FastifyContextConfig {
     auth?: RouteAuth
@@ -37,30 +42,36 @@ async function fromHost (helpdesk: Helpdesk, options: HelpdeskPluginOptions, req
 }
 
 /**
- * The console's session cookie, verified like a bearer token (same rows, same
- * auth revision). A state-changing request must also carry the session's CSRF
- * token, else 403. An unknown or revoked cookie counts as no credentials.
+ * The console's session cookie, verified in `onRequest` like a bearer token (same rows, same
+ * auth revision) when no bearer token is sent; an unknown or revoked cookie counts as no credentials.
  */
-async function fromSessionCookie (helpdesk: Helpdesk, request: FastifyRequest): Promise<void> {
+async function verifySessionCookie (helpdesk: Helpdesk, request: FastifyRequest): Promise<void> {
   const token = sessionToken(request)
   if (token === null) return
   const found = await helpdesk.auth.authenticate(token)
   if (found === null) return
-  if (!csrfAllows(request, token)) throw new ForbiddenError(CSRF_MESSAGE)
-  request.actor = found.user
-  request.tokenId = found.tokenId
+  request.verifiedToken = found
   request.sessionCookie = token
 }
 
 /**
- * Resolves `request.actor` from the host's `authenticate` option or a bearer
- * token, else the console's session cookie, and enforces the route's `auth`. Runs before validation, so a caller
- * without credentials gets 401 whatever the body, never a 422 about it.
+ * Verifies a bearer token (else the console's session cookie) in `onRequest` (install this before
+ * the rate limiter, which keys on `request.verifiedToken`: an unverified token must not buy a fresh
+ * budget), then resolves `request.actor` from the host's `authenticate` option or that token, and enforces the
+ * route's `auth`. The enforcing runs before validation, so a caller without credentials gets
+ * 401 whatever the body, never a 422 about it; and after the limiter, so refused tokens are counted.
  */
 export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk, options: HelpdeskPluginOptions): void {
   app.decorateRequest('actor', null)
   app.decorateRequest('tokenId', null)
   app.decorateRequest('sessionCookie', null)
+  app.decorateRequest('verifiedToken', null)
+  app.addHook('onRequest', async (request) => {
+    if ((request.routeOptions.config.auth ?? 'required') === 'none') return
+    const token = bearerToken(request)
+    if (token !== null) request.verifiedToken = await helpdesk.auth.authenticate(token)
+    else await verifySessionCookie(helpdesk, request)
+  })
   app.addHook('preValidation', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'required'
     // An unknown route is a 404 for everyone (CONTRACT §6), whoever asks.
@@ -69,17 +80,19 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
     if (hostUser !== null && hostUser.status !== UserStatus.Banned) {
       request.actor = hostUser
     } else {
-      const token = bearerToken(request)
-      if (token !== null) {
-        const found = await helpdesk.auth.authenticate(token)
+      if (bearerToken(request) !== null) {
+        const found = request.verifiedToken
         if (found !== null) {
           request.actor = found.user
           request.tokenId = found.tokenId
         } else if (mode === 'required') {
           throw new UnauthenticatedError()
         }
-      } else {
-        await fromSessionCookie(helpdesk, request)
+      } else if (request.sessionCookie !== null && request.verifiedToken !== null) {
+        // A cookie rides along on cross-site requests: changing something also needs the session's CSRF token.
+        if (!csrfAllows(request, request.sessionCookie)) throw new ForbiddenError(CSRF_MESSAGE)
+        request.actor = request.verifiedToken.user
+        request.tokenId = request.verifiedToken.tokenId
       }
     }
     if (mode === 'required' && request.actor === null) throw new UnauthenticatedError()

@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { RateLimitOptions } from '../options.js'
-import { bearerToken } from './authentication.js'
-import { sessionToken } from './session-cookie.js'
 
 export const DEFAULT_RATE_LIMIT = 600
 export const DEFAULT_LOGIN_LIMIT = 10
@@ -12,10 +9,13 @@ const DEFAULT_WINDOW = 60_000
 
 const RESET = 'x-ratelimit-reset'
 
-/** Per token (bearer, else session cookie) when one is presented (hashed: the raw token never becomes a counter key), else per IP. */
+/**
+ * Per token once it is verified (by id: the raw token never becomes a counter key), else per IP:
+ * an unknown or malformed bearer token counts against the caller's IP (CONTRACT §17).
+ */
 function callerKey (request: FastifyRequest): string {
-  const token = bearerToken(request) ?? sessionToken(request)
-  return token === null ? `ip:${request.ip}` : `token:${createHash('sha256').update(token).digest('hex')}`
+  const verified = request.verifiedToken
+  return verified === null ? `ip:${request.ip}` : `token:${verified.tokenId}`
 }
 
 /** Login attempts: per email and IP together (CONTRACT §16). */

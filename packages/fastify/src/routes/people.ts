@@ -1,8 +1,8 @@
-import { isStaff, userType, type AvatarResolver, type User } from '@helpdesk/core'
+import { canSeeEmailOf, userType, type AvatarResolver, type User } from '@helpdesk/core'
 import type { Static } from '@sinclair/typebox'
-import type { Person, PublicPerson } from '../schemas/common.js'
+import type { EmbeddedPerson, Person } from '../schemas/common.js'
 
-/** The person shape: the authenticated user, and any user embedded in another resource. */
+/** The authenticated user's own person shape. */
 export function presentPerson (user: User, avatar: AvatarResolver): Static<typeof Person> {
   return {
     id: user.id,
@@ -14,15 +14,12 @@ export function presentPerson (user: User, avatar: AvatarResolver): Static<typeo
   }
 }
 
-/** An embedded person that may be missing (deleted user) -> null. */
-export function presentPersonOrNull (user: unknown, avatar: AvatarResolver): Static<typeof Person> | null {
-  return user === null || user === undefined ? null : presentPerson(user as User, avatar)
-}
-
-/** An embedded staff member on content anyone may read: staff readers see the email, others do not. */
-export function presentPublicPerson (user: unknown, avatar: AvatarResolver, viewer: User | null): Static<typeof PublicPerson> | null {
-  const person = presentPersonOrNull(user, avatar)
-  if (person === null || (viewer !== null && isStaff(viewer))) return person
-  const { email: _hidden, ...rest } = person
-  return rest
+/**
+ * A person embedded in another resource, as `viewer` may see them (CONTRACT §17: the email
+ * only for staff and the person themselves); a missing (deleted) user is null.
+ */
+export function presentEmbeddedPerson (user: unknown, avatar: AvatarResolver, viewer: User | null): Static<typeof EmbeddedPerson> | null {
+  if (user === null || user === undefined) return null
+  const person = presentPerson(user as User, avatar)
+  return canSeeEmailOf(viewer, person) ? person : { ...person, email: null }
 }

@@ -87,10 +87,13 @@ export const PersonName = Type.String({ minLength: 1, maxLength: LIMITS.name })
 export const PersonEmail = Type.String({ format: 'email', maxLength: LIMITS.email })
 export const NewPassword = Type.String({ minLength: LIMITS.password, maxLength: 1024 })
 
-/** A staff member shown on public content (an article's author): the email only for staff readers. */
-export const PublicPerson = Type.Object({
+/**
+ * A person embedded in another resource (owner, creator, agent, author...). The email follows
+ * CONTRACT §17: null (the key present) when the caller is a customer or anonymous and the person is not the caller.
+ */
+export const EmbeddedPerson = Type.Object({
   ...Person.properties,
-  email: Type.Optional(Type.String({ description: 'Shown to staff only.' }))
+  email: Nullable(Type.String({ description: 'Null unless the caller is staff or this person.' }))
 })
 
 export const NotificationSettings = Type.Object({

@@ -1,8 +1,11 @@
-import type { AvatarResolver, Comment, CustomerNote, Helpdesk, LoggedEvent, Ticket, User } from '@helpdesk/core'
+import { Role, type AvatarResolver, type Comment, type CustomerNote, type Helpdesk, type LoggedEvent, type Ticket, type User } from '@helpdesk/core'
 import { presentArticle } from '../routes/articles/article-schemas.js'
 import { presentComment } from '../routes/comments/comment-schemas.js'
 import { presentCustomer, presentNote } from '../routes/customers/customer-schemas.js'
 import { presentTicket } from '../routes/tickets/ticket-schemas.js'
+
+/** Who a webhook's resources are shown to: an administrator (every email, every field). */
+const ADMINISTRATOR = { id: 0, role: Role.Admin } as User
 
 /**
  * The `data` of a webhook: the resources as the API shows them to an
@@ -11,17 +14,17 @@ import { presentTicket } from '../routes/tickets/ticket-schemas.js'
 async function dataOf (event: LoggedEvent, helpdesk: Helpdesk, avatar: AvatarResolver): Promise<Record<string, unknown>> {
   const { ticket, comment, customer, note, article, ...rest } = event.payload as Record<string, unknown>
   const data: Record<string, unknown> = { actor_id: event.actor_id, ...rest }
-  if (ticket !== undefined) data.ticket = presentTicket(ticket as Ticket, avatar)
+  if (ticket !== undefined) data.ticket = presentTicket(ticket as Ticket, avatar, ADMINISTRATOR)
   if (comment !== undefined) {
     // Tickets.CommentAdded carries the comment's summary: the whole comment is read once, for the first attempt.
     const full = (comment as Partial<Comment>).body !== undefined
       ? comment as Comment
       : await helpdesk.context.store.comments.findById((comment as { id: number }).id)
-    data.comment = full !== null ? presentComment(full, avatar) : comment
+    data.comment = full !== null ? presentComment(full, avatar, ADMINISTRATOR) : comment
   }
   if (customer !== undefined) data.customer = presentCustomer(customer as User, avatar)
-  if (note !== undefined) data.note = presentNote(note as CustomerNote, avatar)
-  if (article !== undefined) data.article = presentArticle(article as Parameters<typeof presentArticle>[0], avatar, null)
+  if (note !== undefined) data.note = presentNote(note as CustomerNote, avatar, ADMINISTRATOR)
+  if (article !== undefined) data.article = presentArticle(article as Parameters<typeof presentArticle>[0], avatar, ADMINISTRATOR)
   return data
 }
 

@@ -29,10 +29,40 @@ export interface AccessRow {
   expect: Expectation
   /** The request of one cell; makes a fresh resource when the request consumes or re-scopes one. */
   request: (cell: Cell) => CellRequest | Promise<CellRequest>
+  /** What a successful answer may reveal to this cell's caller: a problem, or null. */
+  check?: (cell: Cell, body: unknown) => string | null
 }
 
-function row (route: string, privileged: Privilege, expect: Expectation, request: AccessRow['request']): AccessRow {
-  return { route, privileged, expect, request }
+function row (route: string, privileged: Privilege, expect: Expectation, request: AccessRow['request'], check?: AccessRow['check']): AccessRow {
+  return { route, privileged, expect, request, ...(check !== undefined ? { check } : {}) }
+}
+
+/** Every person-shaped object (`id`, `type`, `first_name`) in a response body. */
+function peopleIn (value: unknown, found: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
+  if (Array.isArray(value)) {
+    for (const item of value) peopleIn(item, found)
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    if ('id' in record && 'type' in record && 'first_name' in record) found.push(record)
+    for (const child of Object.values(record)) peopleIn(child, found)
+  }
+  return found
+}
+
+/**
+ * CONTRACT §17: an embedded person carries `email`, null for a customer or anonymous caller
+ * unless it is the caller; staff read every email.
+ */
+function emailsFollowContract (cell: Cell, body: unknown): string | null {
+  const people = peopleIn(body)
+  if (people.length === 0 && (cell.actor === 'owner' || cell.actor === 'other')) return 'no embedded person to check'
+  for (const person of people) {
+    if (!('email' in person)) return `person ${String(person.id)} without an email key`
+    const visible = isStaff(cell) || person.id === cell.person?.user.id
+    if (visible && typeof person.email !== 'string') return `person ${String(person.id)}'s email hidden from a caller who may read it`
+    if (!visible && person.email !== null) return `person ${String(person.id)}'s email shown: ${String(person.email)}`
+  }
+  return null
 }
 
 const isStaff = (cell: Cell): boolean => ['agent', 'privileged', 'admin'].includes(cell.actor)
@@ -50,6 +80,8 @@ const OWNER_AND_CATEGORY: Expectation = [401, 200, 404, 404, 200, 200]
 const AUTHOR_ONLY: Expectation = [401, 403, 404, 404, 200, 200]
 /** The owner's own notification or token: nobody else's business, administrators included. */
 const OWNER_ONLY: Expectation = [401, 200, 404, 404, 404, 404]
+/** The owner's public ticket: every signed-in caller who can see its category, and other customers. */
+const PUBLIC_TICKET: Expectation = [401, 200, 200, 404, 200, 200]
 /** A non-global canned response of the privileged agent. */
 const CANNED_OWN: Expectation = [401, 403, 403, 404, 200, 200]
 
@@ -177,6 +209,8 @@ export const accessTable: AccessRow[] = [
   row('DELETE /article-collections/:id', 'manage_articles', PERMITTED, async ({ w }) => ({ url: `/article-collections/${await w.fresh.collection()}` })),
   row('GET /articles', 'manage_articles', EVERYONE, () => ({ url: '/articles' })),
   row('GET /articles/:id', 'manage_articles', [404, 404, 404, 200, 200, 200], ({ w }) => ({ url: `/articles/${w.draft}` })),
+  // A published article for signed-in readers: its author's email for staff only.
+  row('GET /articles/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/articles/${w.published}?include=author` }), emailsFollowContract),
   row('POST /articles', 'manage_articles', PERMITTED_CREATES, ({ w }) => ({
     url: '/articles', payload: { title: 'New', body: 'Text.', category: w.category, collection: w.collection, status: 'draft' }
   })),
@@ -188,6 +222,9 @@ export const accessTable: AccessRow[] = [
   row('GET /tickets', 'category', SIGNED_IN, () => ({ url: '/tickets' })),
   row('GET /tickets/:id', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}` })),
   row('GET /tickets/:id', 'view_all_tickets', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}` })),
+  // A public ticket with its people: another customer reads it, without anybody's email.
+  row('GET /tickets/:id', 'category', PUBLIC_TICKET, ({ w }) => ({ url: `/tickets/${w.publicTicket}?include=user,creator,agent` }), emailsFollowContract),
+  row('GET /tickets', 'category', SIGNED_IN, () => ({ url: '/tickets?include=user,creator,agent&per_page=100' }), emailsFollowContract),
   row('POST /tickets', 'category', SIGNED_IN_CREATES, (cell) => ({
     url: '/tickets',
     payload: { category: cell.w.category, title: 'Broken', body: 'It broke.', ...(isStaff(cell) ? { customer_id: cell.w.owner.user.id } : {}) }
@@ -209,6 +246,7 @@ export const accessTable: AccessRow[] = [
   row('POST /tickets/:ticket_id/comments', 'category', [401, 201, 404, 404, 201, 201], ({ w }) => ({
     url: `/tickets/${w.ticket}/comments`, payload: { body: 'More.', type: 1, private: false }
   })),
+  row('GET /tickets/:ticket_id/comments', 'category', PUBLIC_TICKET, ({ w }) => ({ url: `/tickets/${w.publicTicket}/comments?include=user` }), emailsFollowContract),
   row('GET /comments/:id', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/comments/${w.reply}` })),
   row('PATCH /comments/:id', 'category', AUTHOR_ONLY, ({ w }) => ({ url: `/comments/${w.reply}`, payload: { body: 'Edited.' } })),
   row('DELETE /comments/:id', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply()}` })),

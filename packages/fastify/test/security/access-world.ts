@@ -42,6 +42,8 @@ export interface AccessWorld {
   ticket: number
   /** A public reply on `ticket` by the `category` agent. */
   reply: number
+  /** The owner's public ticket, assigned to the `category` agent, with a reply by that agent and one by the owner. */
+  publicTicket: number
   /** One of the owner's notifications. */
   notification: string
   /** An upload of the owner, not linked to anything. */
@@ -49,6 +51,8 @@ export interface AccessWorld {
   /** A collection visible to logged-in users (2) and a draft article in it. */
   collection: number
   draft: number
+  /** A published article in `collection`, written by the administrator. */
+  published: number
   field: number
   /** A non-global canned response of the `category` agent. */
   cannedResponse: number
@@ -140,6 +144,11 @@ export async function buildAccessWorld (h: TestApp): Promise<AccessWorld> {
     email: () => `new-${unique()}@example.com`
   }
 
+  const publicTicket = await ticket({ private: false })
+  await helpdesk.tickets.assign(admin.user, publicTicket, author.user.id)
+  await helpdesk.comments.create(author.user, publicTicket, { body: 'Staff reply.', type: 1, private: false })
+  await helpdesk.comments.create(owner.user, publicTicket, { body: 'Owner reply.', type: 1, private: false })
+
   const notifications = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/notifications', token: owner.token }), 200).data as Array<{ id: string }>
   if (notifications[0] === undefined) throw new Error('the owner has no notification to read')
   const importJob = await helpdesk.imports.enqueue(admin.user, { fileName: 'one.jsonl', content: '{"type": "category", "id": "c-1", "name": "Imported"}\n' })
@@ -155,10 +164,12 @@ export async function buildAccessWorld (h: TestApp): Promise<AccessWorld> {
     spareCategory,
     ticket: sharedTicket,
     reply: await reply(),
+    publicTicket,
     notification: notifications[0].id,
     attachment: await attachment(),
     collection: sharedCollection,
     draft: await article(),
+    published: (await helpdesk.articles.create(admin.user, { title: 'Published', body: 'Body.', category, collection: sharedCollection, status: 'published' })).id,
     field: await fresh.field(),
     cannedResponse: await fresh.cannedResponse(false),
     staffTarget,

@@ -8,6 +8,7 @@ import * as ticketListIndexes from './0006-ticket-list-indexes.js'
 import * as ticketCounts from './0007-ticket-counts.js'
 import * as searchAtScale from './0008-search-at-scale.js'
 import * as searchVisibility from './0009-search-visibility.js'
+import * as uploadQuota from './0010-upload-quota.js'
 import * as eventsAndJobs from './0011-events-and-jobs.js'
 import * as webhooks from './0012-webhooks.js'
 
@@ -27,6 +28,7 @@ export const migrations: Migration[] = [
   { name: '0007-ticket-counts', ...ticketCounts },
   { name: '0008-search-at-scale', ...searchAtScale },
   { name: '0009-search-visibility', ...searchVisibility },
+  { name: '0010-upload-quota', ...uploadQuota },
   { name: '0011-events-and-jobs', ...eventsAndJobs },
   { name: '0012-webhooks', ...webhooks }
 ]

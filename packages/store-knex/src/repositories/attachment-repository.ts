@@ -4,6 +4,13 @@ import type { IncludeLoader } from '../list/list-mapping.js'
 import { attachmentColumns, attachmentFromRow } from '../rows/ticket-rows.js'
 import { now, type RepositoryContext } from './repository-context.js'
 
+/** The user's unlinked uploads: count and bytes (the partial index of migration 0010 finds them). */
+async function unlinkedUsageOf (db: Knex, userId: number): Promise<{ files: number, bytes: number }> {
+  const row = await db('attachments').where('user_id', userId).whereNull('ticket_id').whereNull('comment_id')
+    .first(db.raw('count(*) as files'), db.raw('coalesce(sum(size), 0) as bytes')) as { files: number | string, bytes: number | string } | undefined
+  return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) }
+}
+
 /**
  * The `attachments` include of tickets (their own files, not their comments')
  * and of comments: one query for the whole page, each item gets an array.
@@ -36,6 +43,21 @@ export function createAttachmentRepository (ctx: RepositoryContext): AttachmentR
       const row = { ...attachment, ticket_id: null, comment_id: null, created_at: at, updated_at: at }
       await db('attachments').insert(row)
       return attachmentFromRow(row)
+    },
+    async unlinkedUsage (userId) {
+      return await unlinkedUsageOf(db, userId)
+    },
+    async createWithinQuota (attachment, quota) {
+      return await db.transaction(async (trx) => {
+        // A write to the uploader's row locks it (PostgreSQL; SQLite writes one at a time anyway).
+        await trx('users').where('id', attachment.user_id).update({ updated_at: trx.ref('updated_at') })
+        const used = await unlinkedUsageOf(trx, attachment.user_id)
+        if (used.files + 1 > quota.maxFiles || used.bytes + attachment.size > quota.maxBytes) return null
+        const at = now(ctx)
+        const row = { ...attachment, ticket_id: null, comment_id: null, created_at: at, updated_at: at }
+        await trx('attachments').insert(row)
+        return attachmentFromRow(row)
+      })
     },
     async findById (id) {
       const row = await attachments().where('attachments.id', id.toLowerCase()).first() as Attachment | undefined

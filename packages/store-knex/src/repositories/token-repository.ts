@@ -20,6 +20,23 @@ export function createTokenRepository (ctx: RepositoryContext): TokenRepository 
       const id = await insertId(db('api_tokens').insert({ ...token, created_at: at, updated_at: at }))
       return { id, user_id: token.user_id, name: token.name, created_at: at }
     },
+    async createCapped (token, { max, except }) {
+      return await db.transaction(async (trx) => {
+        // A write to the user's row locks it (PostgreSQL; SQLite writes one at a time anyway).
+        await trx('users').where('id', token.user_id).update({ updated_at: trx.ref('updated_at') })
+        const [row] = await trx('api_tokens').where('user_id', token.user_id)
+          .andWhere((q) => { void q.whereNull('name').orWhereNot('name', except) }).count({ count: '*' })
+        if (Number(row?.count ?? 0) >= max) return null
+        const at = now(ctx)
+        const id = await insertId(trx('api_tokens').insert({ ...token, created_at: at, updated_at: at }))
+        return { id, user_id: token.user_id, name: token.name, created_at: at, last_used_at: null }
+      })
+    },
+    async pruneNamed (userId, name, keep) {
+      const stale = await db('api_tokens').select('id').where({ user_id: userId, name }).orderBy('id', 'desc').offset(keep) as Array<{ id: number }>
+      if (stale.length === 0) return 0
+      return await withAuthRevisionBump(db, ctx.dialect, async (trx) => await trx('api_tokens').whereIn('id', stale.map((r) => r.id)).delete())
+    },
     async findUserByHash (tokenHash) {
       const [row] = await ctx.dialect.run<UserRow & {
         token_id: number, token_name: string | null, token_created_at: string, auth_revision: number | string

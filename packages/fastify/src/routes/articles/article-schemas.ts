@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ARTICLE_LIMITS, type Article as ArticleEntity, type AvatarResolver, type User } from '@helpdesk/core'
-import { DateTime, Nullable, PublicPerson } from '../../schemas/common.js'
+import { DateTime, EmbeddedPerson, Nullable } from '../../schemas/common.js'
 import { CollectionSummary } from '../article-collections/collection-schemas.js'
 import { Category } from '../categories/category-schemas.js'
-import { presentPublicPerson } from '../people.js'
+import { presentEmbeddedPerson } from '../people.js'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
 
@@ -21,7 +21,7 @@ export const Article = Type.Object({
   published_at: Type.Union([DateTime, Type.Null()], { description: 'Null while the article is a draft.' }),
   created_at: DateTime,
   updated_at: DateTime,
-  author: Type.Optional(Nullable(PublicPerson)),
+  author: Type.Optional(Nullable(EmbeddedPerson)),
   category: Type.Optional(Nullable(Category)),
   collection: Type.Optional(Nullable(CollectionSummary)),
   tags: Type.Optional(Type.Array(Tag, { description: 'Include `tags`, by name.' }))
@@ -56,7 +56,7 @@ export function presentArticle (article: ArticleEntity, avatar: AvatarResolver, 
   const included = article as ArticleEntity & Record<string, unknown>
   return {
     ...(article as Static<typeof Article>),
-    ...('author' in included ? { author: presentPublicPerson(included.author, avatar, viewer) } : {})
+    ...('author' in included ? { author: presentEmbeddedPerson(included.author, avatar, viewer) } : {})
   }
 }
 

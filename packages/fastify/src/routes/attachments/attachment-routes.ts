@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
-import { ATTACHMENT_ID_PATTERN, ATTACHMENT_MAX_BYTES, ValidationError } from '@helpdesk/core'
+import { ATTACHMENT_ID_PATTERN, ATTACHMENT_MAX_BYTES, DEFAULT_UPLOAD_QUOTA, ValidationError } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { attachmentDisposition } from '../../http/content-disposition.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
@@ -9,9 +9,10 @@ import { Attachment, presentAttachment } from '../tickets/ticket-shapes.js'
 
 const AttachmentParams = Type.Object({ id: Type.String({ pattern: ATTACHMENT_ID_PATTERN }) })
 
-export function attachmentRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {
+export function attachmentRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContext): void {
   const tags = ['Attachments']
   const attachments = helpdesk.attachments
+  const quota = { ...DEFAULT_UPLOAD_QUOTA, ...options.uploadQuota }
 
   // Uploads never linked to a ticket or comment go after 24 h (CONTRACT §12): the hourly `uploads.prune` job.
 
@@ -23,6 +24,8 @@ export function attachmentRoutes (app: HelpdeskApp, { helpdesk }: RouteContext):
       schema: {
         tags,
         summary: 'Upload a file (multipart field `file`, at most 30 MB); link it by id when creating a ticket or comment',
+        description: 'Uploads not yet linked to a ticket or comment count against a per-user quota (by default 50 files and 200 MB ' +
+          'together; the server\'s `uploadQuota`): past it, 422 on `file`. Unlinked uploads are removed after 24 hours.',
         consumes: ['multipart/form-data'],
         response: responses({ 201: Data(Attachment), 413: PayloadTooLargeBody })
       },
@@ -35,7 +38,7 @@ export function attachmentRoutes (app: HelpdeskApp, { helpdesk }: RouteContext):
       const part = await request.file({ limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 10, parts: 11 } })
       if (part === undefined || part.fieldname !== 'file') throw missing
       try {
-        const attachment = await attachments.upload(actor, { name: part.filename, content: part.file })
+        const attachment = await attachments.upload(actor, { name: part.filename, content: part.file }, quota)
         return await reply.code(201).send({ data: presentAttachment(attachment) })
       } finally {
         // Whatever was not read (an upload refused midway) is discarded, not left to stall the request.

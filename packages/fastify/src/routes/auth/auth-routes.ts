@@ -58,7 +58,13 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: Rou
   }, async (request) => ({ data: await helpdesk.auth.listTokens(actorOf(request)) }))
 
   app.post('/auth/tokens', {
-    schema: { tags, summary: 'Create a personal API token (shown once)', body: TokenBody, response: responses({ 201: Data(NewApiToken) }) }
+    schema: {
+      tags,
+      summary: 'Create a personal API token (shown once)',
+      description: 'A user holds at most 100 personal tokens (login tokens aside): past that, 422 on `name`; revoke one first.',
+      body: TokenBody,
+      response: responses({ 201: Data(NewApiToken) })
+    }
   }, async (request, reply) => {
     const issued = await helpdesk.auth.createToken(actorOf(request), request.body?.name ?? null)
     return await reply.code(201).send({ data: { id: issued.id, name: issued.name, token: issued.token, created_at: issued.created_at } })

@@ -1,4 +1,5 @@
-import { commentList } from '@helpdesk/core'
+import type { FastifyRequest } from 'fastify'
+import { commentList, type Comment as CommentEntity } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
@@ -8,7 +9,7 @@ import { Comment, CommentCreate, CommentUpdate, presentComment, TicketCommentsPa
 export function commentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
   const tags = ['Comments']
   const comments = helpdesk.comments
-  const present = (c: Parameters<typeof presentComment>[0]) => presentComment(c, avatar)
+  const present = (request: FastifyRequest) => (comment: CommentEntity) => presentComment(comment, avatar, request.actor)
 
   app.get('/tickets/:ticket_id/comments', {
     schema: {
@@ -21,7 +22,7 @@ export function commentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteCont
     }
   }, async (request) => {
     const page = await comments.list(actorOf(request), request.params.ticket_id, listQueryFrom(request, commentList))
-    return pagedResponse(request, page, present)
+    return pagedResponse(request, page, present(request))
   })
 
   app.post('/tickets/:ticket_id/comments', {
@@ -35,16 +36,16 @@ export function commentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteCont
     }
   }, async (request, reply) => {
     const comment = await comments.create(actorOf(request), request.params.ticket_id, request.body)
-    return await reply.code(201).send({ data: present(comment) })
+    return await reply.code(201).send({ data: present(request)(comment) })
   })
 
   app.get('/comments/:id', {
     schema: { tags, summary: 'View a comment', params: IdParams, querystring: viewQuerystring(commentList), response: responses({ 200: Data(Comment) }) }
-  }, async (request) => ({ data: present(await comments.view(actorOf(request), request.params.id, viewQueryFrom(request, commentList))) }))
+  }, async (request) => ({ data: present(request)(await comments.view(actorOf(request), request.params.id, viewQueryFrom(request, commentList))) }))
 
   app.patch('/comments/:id', {
     schema: { tags, summary: 'Change a comment\'s body (its author, administrators)', params: IdParams, body: CommentUpdate, response: responses({ 200: Data(Comment) }) }
-  }, async (request) => ({ data: present(await comments.update(actorOf(request), request.params.id, request.body.body)) }))
+  }, async (request) => ({ data: present(request)(await comments.update(actorOf(request), request.params.id, request.body.body)) }))
 
   app.delete('/comments/:id', {
     schema: { tags, summary: 'Delete a comment with its attachments (its author, administrators)', params: IdParams, response: responses({ 200: Success }) }

@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { TICKET_LIMITS, type AvatarResolver, type Comment as CommentEntity, type Ticket, type WithIncludes } from '@helpdesk/core'
-import { Nullable, Person } from '../../schemas/common.js'
-import { presentPersonOrNull } from '../people.js'
+import { TICKET_LIMITS, type AvatarResolver, type Comment as CommentEntity, type Ticket, type User, type WithIncludes } from '@helpdesk/core'
+import { EmbeddedPerson, Nullable } from '../../schemas/common.js'
+import { presentEmbeddedPerson } from '../people.js'
 import { AttachmentIds } from '../tickets/ticket-schemas.js'
 import { Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore } from '../tickets/ticket-shapes.js'
 
 export const Comment = Type.Composite([CommentCore, Type.Object({
-  user: Type.Optional(Nullable(Person)),
+  user: Type.Optional(Nullable(EmbeddedPerson)),
   attachments: Type.Optional(Type.Array(Attachment)),
   ticket: Type.Optional(TicketCore)
 })])
@@ -25,13 +25,13 @@ export const CommentUpdate = Type.Object({ body: Body }, { examples: [{ body: '<
 
 export const TicketCommentsParams = Type.Object({ ticket_id: Type.Integer({ minimum: 1, maximum: 2147483647 }) })
 
-/** A comment with whichever includes it carries. */
-export function presentComment (entity: CommentEntity, avatar: AvatarResolver): Static<typeof Comment> {
+/** A comment with whichever includes it carries, as `viewer` may see it. */
+export function presentComment (entity: CommentEntity, avatar: AvatarResolver, viewer: User | null): Static<typeof Comment> {
   const comment = entity as WithIncludes<CommentEntity>
   const ticket = comment.ticket as Ticket | null | undefined
   return {
     ...presentCommentCore(comment),
-    ...('user' in comment ? { user: presentPersonOrNull(comment.user, avatar) } : {}),
+    ...('user' in comment ? { user: presentEmbeddedPerson(comment.user, avatar, viewer) } : {}),
     ...includedAttachments(comment),
     ...(ticket !== undefined && ticket !== null ? { ticket: presentTicketCore(ticket) } : {})
   }

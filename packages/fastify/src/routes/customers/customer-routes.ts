@@ -63,14 +63,14 @@ export function customerRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteCon
     schema: { tags, summary: 'Notes about a customer', params: IdParams, querystring: listQuerystring(customerNoteList), response: responses({ 200: Paged(Note) }) }
   }, async (request) => {
     const page = await customers.listNotes(actorOf(request), request.params.id, listQueryFrom(request, customerNoteList))
-    return pagedResponse(request, page, (n) => presentNote(n, avatar))
+    return pagedResponse(request, page, (n) => presentNote(n, avatar, request.actor))
   })
 
   app.post('/customers/:id/notes', {
     schema: { tags, summary: 'Add a note about a customer', params: IdParams, body: NoteCreate, response: responses({ 201: Data(Note) }) }
   }, async (request, reply) => {
     const note = await customers.addNote(actorOf(request), request.params.id, request.body.note)
-    return await reply.code(201).send({ data: presentNote(note, avatar) })
+    return await reply.code(201).send({ data: presentNote(note, avatar, request.actor) })
   })
 
   app.delete('/customers/:customer_id/notes/:note_id', {

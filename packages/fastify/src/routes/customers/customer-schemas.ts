@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LIMITS, NOTE_MAX_LENGTH, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
-import { DateTime, Nullable, NullableDateTime, Person, UserStatusInput, PersonName, PersonEmail, NewPassword } from '../../schemas/common.js'
-import { presentPersonOrNull } from '../people.js'
+import { DateTime, EmbeddedPerson, Nullable, NullableDateTime, UserStatusInput, PersonName, PersonEmail, NewPassword } from '../../schemas/common.js'
+import { presentEmbeddedPerson } from '../people.js'
 
 export const Customer = Type.Object({
   id: Type.Integer(),
@@ -44,8 +44,8 @@ export const Note = Type.Object({
   text: Type.String(),
   created_at: DateTime,
   updated_at: DateTime,
-  creator: Type.Optional(Nullable(Person)),
-  user: Type.Optional(Nullable(Person))
+  creator: Type.Optional(Nullable(EmbeddedPerson)),
+  user: Type.Optional(Nullable(EmbeddedPerson))
 })
 
 export const NoteCreate = Type.Object({
@@ -76,14 +76,14 @@ export function presentCustomer (user: User, avatar: AvatarResolver): Static<typ
   }
 }
 
-export function presentNote (note: CustomerNote, avatar: AvatarResolver): Static<typeof Note> {
+export function presentNote (note: CustomerNote, avatar: AvatarResolver, viewer: User | null): Static<typeof Note> {
   const included = note as CustomerNote & Record<string, unknown>
   return {
     id: note.id,
     text: note.text,
     created_at: note.created_at,
     updated_at: note.updated_at,
-    ...('creator' in note ? { creator: presentPersonOrNull(included.creator, avatar) } : {}),
-    ...('user' in note ? { user: presentPersonOrNull(included.user, avatar) } : {})
+    ...('creator' in note ? { creator: presentEmbeddedPerson(included.creator, avatar, viewer) } : {}),
+    ...('user' in note ? { user: presentEmbeddedPerson(included.user, avatar, viewer) } : {})
   }
 }

@@ -1,4 +1,5 @@
-import { ticketList } from '@helpdesk/core'
+import type { FastifyRequest } from 'fastify'
+import { ticketList, type Ticket as TicketEntity } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
@@ -8,7 +9,7 @@ import { AssignBody, presentTicket, Ticket, TicketCreate, TicketUpdate } from '.
 export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
   const tags = ['Tickets']
   const tickets = helpdesk.tickets
-  const present = (t: Parameters<typeof presentTicket>[0]) => presentTicket(t, avatar)
+  const present = (request: FastifyRequest) => (ticket: TicketEntity) => presentTicket(ticket, avatar, request.actor)
 
   app.get('/tickets', {
     schema: {
@@ -18,11 +19,11 @@ export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteConte
       querystring: listQuerystring(ticketList),
       response: responses({ 200: Paged(Ticket) })
     }
-  }, async (request) => pagedResponse(request, await tickets.list(actorOf(request), listQueryFrom(request, ticketList)), present))
+  }, async (request) => pagedResponse(request, await tickets.list(actorOf(request), listQueryFrom(request, ticketList)), present(request)))
 
   app.get('/tickets/:id', {
     schema: { tags, summary: 'View a ticket (records the read)', params: IdParams, querystring: viewQuerystring(ticketList), response: responses({ 200: Data(Ticket) }) }
-  }, async (request) => ({ data: present(await tickets.view(actorOf(request), request.params.id, viewQueryFrom(request, ticketList))) }))
+  }, async (request) => ({ data: present(request)(await tickets.view(actorOf(request), request.params.id, viewQueryFrom(request, ticketList))) }))
 
   app.post('/tickets', {
     schema: {
@@ -35,7 +36,7 @@ export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteConte
       response: responses({ 201: Data(Ticket) })
     }
   }, async (request, reply) => {
-    return await reply.code(201).send({ data: present(await tickets.create(actorOf(request), request.body)) })
+    return await reply.code(201).send({ data: present(request)(await tickets.create(actorOf(request), request.body)) })
   })
 
   app.route({
@@ -49,7 +50,7 @@ export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteConte
       body: TicketUpdate,
       response: responses({ 200: Data(Ticket) })
     },
-    handler: async (request) => ({ data: present(await tickets.update(actorOf(request), request.params.id, request.body)) })
+    handler: async (request) => ({ data: present(request)(await tickets.update(actorOf(request), request.params.id, request.body)) })
   })
 
   app.put('/tickets/:id/privacy', {

@@ -1,19 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox'
 import {
   ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
-  type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type WithIncludes
+  type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type User, type WithIncludes
 } from '@helpdesk/core'
-import { Nullable, NullableDateTime, Person } from '../../schemas/common.js'
+import { EmbeddedPerson, Nullable, NullableDateTime } from '../../schemas/common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
-import { presentPersonOrNull } from '../people.js'
+import { presentEmbeddedPerson } from '../people.js'
 import {
   Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore
 } from './ticket-shapes.js'
 
 export const Ticket = Type.Composite([TicketCore, Type.Object({
-  user: Type.Optional(Nullable(Person)),
-  creator: Type.Optional(Nullable(Person)),
-  agent: Type.Optional(Nullable(Person)),
+  user: Type.Optional(Nullable(EmbeddedPerson)),
+  creator: Type.Optional(Nullable(EmbeddedPerson)),
+  agent: Type.Optional(Nullable(EmbeddedPerson)),
   category: Type.Optional(Nullable(Category)),
   attachments: Type.Optional(Type.Array(Attachment)),
   attachments_count: Type.Optional(Type.Integer()),
@@ -61,10 +61,10 @@ export const TicketUpdate = Type.Object({
 
 export const AssignBody = Type.Object({ agent: Id }, { examples: [{ agent: 2 }] })
 
-/** A ticket with whichever includes it carries. */
-export function presentTicket (entity: TicketEntity, avatar: AvatarResolver): Static<typeof Ticket> {
+/** A ticket with whichever includes it carries, as `viewer` may see it. */
+export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, viewer: User | null): Static<typeof Ticket> {
   const ticket = entity as WithIncludes<TicketEntity>
-  const person = (key: string) => key in ticket ? { [key]: presentPersonOrNull(ticket[key], avatar) } : {}
+  const person = (key: string) => key in ticket ? { [key]: presentEmbeddedPerson(ticket[key], avatar, viewer) } : {}
   const lastReply = ticket.last_reply as Comment | null | undefined
   const category = ticket.category as CategoryEntity | null | undefined
   return {
