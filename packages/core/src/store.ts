@@ -6,6 +6,7 @@ import type { ArticleRepository, CollectionRepository } from './knowledge-base/k
 import type { ListQuery, Page } from './list/list-query.js'
 import type { ImportRepository } from './imports/import-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
+import type { EventNotifier } from './stream/event-notifier.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
 import type { CustomerNote } from './users/customer-note.js'
 import type {
@@ -41,6 +42,8 @@ export interface Store {
   readonly tickets: TicketRepository
   readonly comments: CommentRepository
   readonly attachments: AttachmentRepository
+  /** Announces committed event-log ids to every instance (the live event stream's signal). */
+  readonly eventNotifier: EventNotifier
   /** Checks the database answers. */
   ping(): Promise<void>
   /**

@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health/health-routes.js'
 import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
+import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +36,8 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes]
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes,
+  eventStreamRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = options.helpdesk ?? (() => {

@@ -19,6 +19,9 @@ import { createUserRepository } from './repositories/user-repository.js'
 import { createAttachmentRepository } from './repositories/attachment-repository.js'
 import { createCommentRepository } from './repositories/comment-repository.js'
 import { createTicketRepository } from './repositories/ticket-repository.js'
+import { createInProcessNotifier } from './notifiers/in-process-notifier.js'
+import { createPostgresNotifier, listenConnectionOf } from './notifiers/postgres-notifier.js'
+import type { StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
 export interface KnexStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` or `postgres://user@host/db`. */
@@ -72,7 +75,8 @@ export class KnexStore implements Store {
     readonly dialect: Dialect,
     readonly clock: Clock,
     private readonly inTransaction = false,
-    private readonly readMarks = new ReadMarks(knex, dialect)
+    private readonly readMarks = new ReadMarks(knex, dialect),
+    readonly eventNotifier: StoreEventNotifier = dialect.name === 'postgres' ? createPostgresNotifier(listenConnectionOf(knex)) : createInProcessNotifier()
   ) {
     const ctx: RepositoryContext = { db: knex, dialect, clock, readMarks }
     this.users = translated(createUserRepository(ctx), dialect)
@@ -93,7 +97,7 @@ export class KnexStore implements Store {
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return await fn(this)
     try {
-      return await this.knex.transaction(async (trx) => await fn(new KnexStore(trx, this.dialect, this.clock, true, this.readMarks)))
+      return await this.knex.transaction(async (trx) => await fn(new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.eventNotifier)))
     } catch (error) {
       throw this.dialect.translateError(error) ?? error
     }

@@ -1,4 +1,5 @@
 import type { ListQuery, Page } from '../list/list-query.js'
+import type { DateTimeString } from '../time.js'
 import type { Notification, NotificationData } from './notification.js'
 
 /* The storage port for notifications (part of `Store`, same conventions). */
@@ -23,4 +24,12 @@ export interface NotificationRepository {
   /** Marks the user's unread notifications read; returns how many. */
   markAllRead(userId: number, readAt: string): Promise<number>
   deleteForTicket(ticketId: number): Promise<number>
+  /**
+   * The users' notifications of `types` created at or after `since`, oldest
+   * first, at most `limit`, in one query whatever the number of users (the
+   * event stream reads each batch once for all its subscribers).
+   */
+  createdSince(userIds: number[], since: DateTimeString, types: string[], limit: number): Promise<Notification[]>
+  /** Unread notifications per user, in one query; users without any are absent. */
+  unreadCounts(userIds: number[]): Promise<Map<number, number>>
 }

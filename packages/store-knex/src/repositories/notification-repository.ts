@@ -58,6 +58,26 @@ export function createNotificationRepository (ctx: RepositoryContext): Notificat
     },
     async deleteForTicket (ticketId) {
       return await db('notifications').where('ticket_id', ticketId).delete()
+    },
+    async createdSince (userIds, since, types, limit) {
+      if (userIds.length === 0 || types.length === 0) return []
+      const rows = await db('notifications')
+        .leftJoin('users as authors', 'authors.id', 'notifications.author_id')
+        .select(notificationColumns)
+        .whereIn('notifications.user_id', userIds)
+        .whereIn('notifications.type', types)
+        .where('notifications.created_at', '>=', since)
+        .orderBy('notifications.id')
+        .limit(limit) as NotificationRow[]
+      return rows.map(notificationFromRow)
+    },
+    async unreadCounts (userIds) {
+      const counts = new Map<number, number>()
+      if (userIds.length === 0) return counts
+      const rows = await db('notifications').select('user_id').count({ count: '*' })
+        .whereIn('user_id', userIds).whereNull('read_at').groupBy('user_id') as Array<{ user_id: number, count: number | string }>
+      for (const row of rows) counts.set(Number(row.user_id), Number(row.count))
+      return counts
     }
   }
 }
