@@ -5,6 +5,8 @@ import type { CustomFieldRepository } from './fields/custom-field-store.js'
 import type { ArticleRepository, CollectionRepository } from './knowledge-base/knowledge-base-store.js'
 import type { ListQuery, Page } from './list/list-query.js'
 import type { ImportRepository } from './imports/import-store.js'
+import type { EventLogRepository } from './event-log/event-log.js'
+import type { JobRepository } from './jobs/job.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { EventNotifier } from './stream/event-notifier.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
@@ -42,6 +44,10 @@ export interface Store {
   readonly tickets: TicketRepository
   readonly comments: CommentRepository
   readonly attachments: AttachmentRepository
+  /** Every committed domain event, in order (the outbox of the channels). */
+  readonly eventLog: EventLogRepository
+  /** Background jobs, enqueued in the transaction of the change that asks for them. */
+  readonly jobs: JobRepository
   /** Announces committed event-log ids to every instance (the live event stream's signal). */
   readonly eventNotifier: EventNotifier
   /** Checks the database answers. */

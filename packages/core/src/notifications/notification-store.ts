@@ -1,5 +1,4 @@
 import type { ListQuery, Page } from '../list/list-query.js'
-import type { DateTimeString } from '../time.js'
 import type { Notification, NotificationData } from './notification.js'
 
 /* The storage port for notifications (part of `Store`, same conventions). */
@@ -10,6 +9,8 @@ export interface NewNotification {
   data: NotificationData
   author_id: number | null
   ticket_id: number | null
+  /** The logged event that caused it (`event_log.id`), when it was logged. */
+  event_id?: number | null
 }
 
 /** Notifications, always scoped to their recipient: another user's id behaves as missing. */
@@ -25,11 +26,11 @@ export interface NotificationRepository {
   markAllRead(userId: number, readAt: string): Promise<number>
   deleteForTicket(ticketId: number): Promise<number>
   /**
-   * The users' notifications of `types` created at or after `since`, oldest
-   * first, at most `limit`, in one query whatever the number of users (the
+   * The users' notifications written by these logged events (`event_id`), in
+   * creation order, in one query whatever the number of users or events (the
    * event stream reads each batch once for all its subscribers).
    */
-  createdSince(userIds: number[], since: DateTimeString, types: string[], limit: number): Promise<Notification[]>
+  forEvents(userIds: number[], eventIds: number[]): Promise<Array<{ event_id: number, notification: Notification }>>
   /** Unread notifications per user, in one query; users without any are absent. */
   unreadCounts(userIds: number[]): Promise<Map<number, number>>
 }

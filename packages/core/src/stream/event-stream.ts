@@ -1,7 +1,6 @@
 import { ruleFor } from '../notifications/notification-rules.js'
 import type { Notification } from '../notifications/notification.js'
 import type { Store } from '../store.js'
-import { formatDateTime, type DateTimeString } from '../time.js'
 import { ticketScope } from '../tickets/ticket-policy.js'
 import type { Actor } from '../users/user.js'
 import type { EventNotifier } from './event-notifier.js'
@@ -48,15 +47,12 @@ interface Subscriber {
   sentNotifications: BoundedSet<string>
 }
 
-/** Notifications written with an event carry its type, ticket and author; created_at has one-second precision. */
-const NOTIFICATION_SLACK_MS = 2000
-const NOTIFICATIONS_PER_BATCH = 500
-
 /**
  * The live event stream of one instance: every announced batch of event-log
  * ids is read once (one query), then each subscriber receives what the rules
  * let it see, judged from the scope cached when it connected. Notifications of
- * a batch cost one query for all subscribers, unread counts one more.
+ * a batch (linked to their event by id) cost one query for all subscribers,
+ * unread counts one more.
  */
 export class EventStream {
   private readonly subscribers = new Set<Subscriber>()
@@ -225,21 +221,13 @@ export class EventStream {
     }
   }
 
-  /**
-   * The subscribers' notifications written with these events: one query for
-   * all of them (matched on type, ticket and author), one for unread counts.
-   */
+  /** The subscribers' notifications written by these events (one query) and, for those who got some, unread counts (one more). */
   private async notificationsOf (events: StreamSourceEvent[], to: Subscriber[]): Promise<{ byUser: Map<number, Notification[]>, unread: Map<number, number> }> {
     const byUser = new Map<number, Notification[]>()
-    const causes = events.filter((event) => ruleFor(event.type) !== null)
+    const causes = events.filter((event) => ruleFor(event.type) !== null).map((event) => event.id)
     if (causes.length === 0) return { byUser, unread: new Map() }
-    const keys = new Set(causes.map((event) => notificationKey(event.type, event.ticket_id, event.actor_id)))
-    const since = earliest(causes)
     const userIds = [...new Set(to.map((subscriber) => subscriber.viewer.userId))]
-    const types = [...new Set(causes.map((event) => event.type))]
-    const found = await this.options.store.notifications.createdSince(userIds, since, types, NOTIFICATIONS_PER_BATCH)
-    for (const notification of found) {
-      if (!keys.has(notificationKey(notification.type, notification.ticket_id, notification.author?.id ?? notification.data.author_id ?? null))) continue
+    for (const { notification } of await this.options.store.notifications.forEvents(userIds, causes)) {
       const list = byUser.get(notification.user_id) ?? []
       list.push(notification)
       byUser.set(notification.user_id, list)
@@ -247,16 +235,6 @@ export class EventStream {
     const unread = byUser.size > 0 ? await this.options.store.notifications.unreadCounts([...byUser.keys()]) : new Map<number, number>()
     return { byUser, unread }
   }
-}
-
-function notificationKey (type: string, ticketId: number | null, authorId: number | null): string {
-  return `${type}|${ticketId ?? ''}|${authorId ?? ''}`
-}
-
-function earliest (events: StreamSourceEvent[]): DateTimeString {
-  const first = events.reduce((min, event) => event.created_at < min ? event.created_at : min, events[0]?.created_at ?? '')
-  const at = Date.parse(`${first.replace(' ', 'T')}Z`)
-  return Number.isNaN(at) ? first : formatDateTime(new Date(at - NOTIFICATION_SLACK_MS))
 }
 
 /** A set that forgets its oldest entries past `capacity`. */

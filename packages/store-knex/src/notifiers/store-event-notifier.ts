@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { EventNotifier } from '@helpdesk/core'
+import type { EventLogRepository, EventNotifier } from '@helpdesk/core'
 
 /** The store's side of the notifier: announcing ids from inside the transaction that wrote them. */
 export interface StoreEventNotifier extends EventNotifier {
@@ -8,4 +8,16 @@ export interface StoreEventNotifier extends EventNotifier {
    * never when it rolls back.
    */
   announce(db: Knex, ids: number[]): Promise<void>
+}
+
+/** The event log whose appends are announced (on commit of the appending transaction). */
+export function announcing (eventLog: EventLogRepository, db: Knex, notifier: StoreEventNotifier): EventLogRepository {
+  return {
+    ...eventLog,
+    async append (events) {
+      const ids = await eventLog.append(events)
+      await notifier.announce(db, ids)
+      return ids
+    }
+  }
 }

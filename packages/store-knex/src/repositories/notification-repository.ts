@@ -59,17 +59,15 @@ export function createNotificationRepository (ctx: RepositoryContext): Notificat
     async deleteForTicket (ticketId) {
       return await db('notifications').where('ticket_id', ticketId).delete()
     },
-    async createdSince (userIds, since, types, limit) {
-      if (userIds.length === 0 || types.length === 0) return []
-      const rows = await db('notifications')
+    async forEvents (userIds, eventIds) {
+      if (userIds.length === 0 || eventIds.length === 0) return []
+      const qb = db('notifications')
         .leftJoin('users as authors', 'authors.id', 'notifications.author_id')
-        .select(notificationColumns)
-        .whereIn('notifications.user_id', userIds)
-        .whereIn('notifications.type', types)
-        .where('notifications.created_at', '>=', since)
-        .orderBy('notifications.id')
-        .limit(limit) as NotificationRow[]
-      return rows.map(notificationFromRow)
+        .select([...notificationColumns, 'notifications.event_id'])
+      ctx.dialect.whereIdIn(qb, 'notifications.event_id', eventIds)
+      ctx.dialect.whereIdIn(qb, 'notifications.user_id', userIds)
+      const rows = await qb.orderBy('notifications.id') as Array<NotificationRow & { event_id: number | string }>
+      return rows.map((row) => ({ event_id: Number(row.event_id), notification: notificationFromRow(row) }))
     },
     async unreadCounts (userIds) {
       const counts = new Map<number, number>()

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { EventStream, type Actor, type StreamEventLog, type StreamMessage } from '@helpdesk/core'
+import { EventStream, type Actor, type StreamMessage } from '@helpdesk/core'
 import { actorOf, bearerToken } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { responses } from '../../schemas/common.js'
@@ -30,7 +30,7 @@ export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options
   const heartbeatMs = options.eventStream?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
   const stream = new EventStream({
     store,
-    eventLog: (store as unknown as { eventLog: StreamEventLog }).eventLog,
+    eventLog: store.eventLog,
     notifier: store.eventNotifier,
     maxConnectionsPerUser,
     onError: (error) => { app.log.error({ err: error }, 'the event stream failed to deliver a batch') }
