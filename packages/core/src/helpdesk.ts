@@ -17,6 +17,7 @@ import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
 import { recordEventLog } from './event-log/event-log.js'
 import { JobRunner } from './jobs/job-runner.js'
+import { registerCoreJobs } from './jobs/core-jobs.js'
 import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
@@ -72,7 +73,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   // First: later recorders (webhook deliveries) read the event's log id.
   context.events.record(recordEventLog)
   context.events.record(recordNotifications)
-  return {
+  const helpdesk: Helpdesk = {
     context,
     events: context.events,
     auth: new AuthService(context, options.tokenCache),
@@ -90,4 +91,6 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     attachments: new AttachmentService(context),
     jobs: new JobRunner(context.store, context.clock)
   }
+  registerCoreJobs(helpdesk)
+  return helpdesk
 }

@@ -73,4 +73,12 @@ export interface HelpdeskPluginOptions {
   onEvent?: (event: DomainEvent) => void | Promise<void>
   /** The live event stream (`GET /events`): connection cap and heartbeat. */
   eventStream?: EventStreamPluginOptions
+  /**
+   * Run background jobs (imports, upload pruning, webhook deliveries...) in
+   * this process: the plugin starts `helpdesk.jobs` when the app is ready and
+   * stops it (waiting for jobs under way) on close. Default true. Set false
+   * when other processes run the jobs (they share the database): jobs are
+   * still enqueued, just not run here. An object sets the fallback poll.
+   */
+  workers?: boolean | { pollMs?: number }
 }

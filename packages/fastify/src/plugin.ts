@@ -5,6 +5,7 @@ import { installAuthentication } from './http/authentication.js'
 import { installNulCharacterCheck } from './http/nul-characters.js'
 import { installErrorHandling } from './http/errors.js'
 import { installEventSubscription } from './http/event-subscription.js'
+import { installJobWorkers } from './http/job-workers.js'
 import { installOpenApi } from './http/openapi.js'
 import { installRateLimit } from './http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from './http/route-context.js'
@@ -52,6 +53,7 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
   })()
   host.decorate('helpdesk', helpdesk)
   installEventSubscription(host, helpdesk, options)
+  installJobWorkers(host, helpdesk, options)
 
   // Everything else lives in an encapsulated child: no hook, handler or decorator reaches the host.
   await host.register(async (child) => {
