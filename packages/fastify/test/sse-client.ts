@@ -23,8 +23,8 @@ export interface SseStream {
   close: () => void
 }
 
-/** Opens `url` (absolute) as an event stream; resolves once the status line arrived. */
-export async function openStream (url: string, headers: Record<string, string> = {}): Promise<SseStream> {
+/** Opens `url` (absolute) as an event stream; resolves once the status line arrived. `onEvent` sees each event as it is parsed. */
+export async function openStream (url: string, headers: Record<string, string> = {}, onEvent?: (event: SseEvent) => void): Promise<SseStream> {
   return await new Promise((resolve, reject) => {
     const request = http.get(url, { headers: { accept: 'text/event-stream', ...headers }, agent: false }, (response) => {
       const events: SseEvent[] = []
@@ -55,7 +55,11 @@ export async function openStream (url: string, headers: Record<string, string> =
             else if (line.startsWith('event: ')) event = line.slice(7)
             else if (line.startsWith('data: ')) data.push(line.slice(6))
           }
-          if (data.length > 0) events.push({ id, event, data: JSON.parse(data.join('\n')) })
+          if (data.length > 0) {
+            const parsed = { id, event, data: JSON.parse(data.join('\n')) }
+            onEvent?.(parsed)
+            events.push(parsed)
+          }
           cut = buffer.indexOf('\n\n')
         }
         wake()

@@ -4,7 +4,7 @@ import type { Store } from '../store.js'
 import { ticketScope } from '../tickets/ticket-policy.js'
 import type { Actor } from '../users/user.js'
 import type { EventNotifier } from './event-notifier.js'
-import { ticketChangeFor, type StreamSourceEvent, type StreamViewer, type TicketStreamData } from './stream-rules.js'
+import { receivesTicketChange, ticketStreamData, type StreamSourceEvent, type StreamViewer, type TicketStreamData } from './stream-rules.js'
 
 /** What the stream reads of the event log (structurally `Store['eventLog']`). */
 export interface StreamEventLog {
@@ -202,11 +202,15 @@ export class EventStream {
     if (ready.length === 0) return
     const notifications = await this.notificationsOf(events, ready)
     const lastId = events[events.length - 1]?.id ?? 0
+    // One message object per event, shared by its receivers (the HTTP adapter serialises it once).
+    const changes = events.flatMap((event) => {
+      const data = ticketStreamData(event)
+      return data === null ? [] : [{ event, message: { kind: 'ticket' as const, id: event.id, data } }]
+    })
     for (const subscriber of ready) {
       if (!this.subscribers.has(subscriber)) continue
-      for (const event of events) {
-        const data = ticketChangeFor(event, subscriber.viewer)
-        if (data !== null) subscriber.send({ kind: 'ticket', id: event.id, data })
+      for (const { event, message } of changes) {
+        if (receivesTicketChange(event, subscriber.viewer)) subscriber.send(message)
       }
       const own = notifications.byUser.get(subscriber.viewer.userId) ?? []
       let sent = false

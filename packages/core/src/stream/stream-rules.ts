@@ -56,16 +56,23 @@ function commentOf (event: StreamSourceEvent): StreamComment | null {
  * Who receives a ticket change on the stream: the viewers who may see the
  * ticket in their lists (`canSeeTicket`), and for a comment event those who may
  * also see the comment (`canSeeComment`: notes only to staff, private replies
- * to staff and the ticket's owner). Null: not for this viewer. Events that are
- * not about a ticket are never streamed as ticket changes.
+ * to staff and the ticket's owner). Events that are not about a ticket are
+ * never streamed as ticket changes.
  */
-export function ticketChangeFor (event: StreamSourceEvent, viewer: StreamViewer): TicketStreamData | null {
+export function receivesTicketChange (event: StreamSourceEvent, viewer: StreamViewer): boolean {
   const ticket = ticketOf(event)
-  if (ticket === null || !canSeeTicket(viewer.scope.tickets, ticket)) return null
-  const hasComment = event.payload.comment !== undefined
-  const comment = hasComment ? commentOf(event) : null
+  if (ticket === null || !canSeeTicket(viewer.scope.tickets, ticket)) return false
+  if (event.payload.comment === undefined) return true
   // A comment event whose comment cannot be judged is withheld, never shown by default.
-  if (hasComment && (comment === null || !canSeeComment(viewer.scope.comments, comment, ticket))) return null
+  const comment = commentOf(event)
+  return comment !== null && canSeeComment(viewer.scope.comments, comment, ticket)
+}
+
+/** What a `ticket` stream event carries: the same for every receiver, so it is built (and serialised) once. Null: not a ticket event. */
+export function ticketStreamData (event: StreamSourceEvent): TicketStreamData | null {
+  const ticket = ticketOf(event)
+  if (ticket === null) return null
+  const comment = event.payload.comment !== undefined ? commentOf(event) : null
   return {
     type: event.type,
     actor_id: event.actor_id,
@@ -83,4 +90,9 @@ export function ticketChangeFor (event: StreamSourceEvent, viewer: StreamViewer)
     },
     ...(comment !== null ? { comment } : {})
   }
+}
+
+/** The `ticket` stream event `viewer` receives for `event`, or null. */
+export function ticketChangeFor (event: StreamSourceEvent, viewer: StreamViewer): TicketStreamData | null {
+  return receivesTicketChange(event, viewer) ? ticketStreamData(event) : null
 }

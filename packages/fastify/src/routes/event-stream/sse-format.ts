@@ -1,11 +1,20 @@
 import type { AvatarResolver, StreamMessage } from '@helpdesk/core'
 import { presentNotification } from '../notifications/notification-schemas.js'
 
+/** Ticket messages are shared by all their receivers: serialised once each. */
+const ticketFrames = new WeakMap<StreamMessage, string>()
+
 /** One stream message as Server-Sent Events text (`id:`, `event:`, one `data:` line of JSON). */
 export function sseText (message: StreamMessage, avatar: AvatarResolver): string {
   switch (message.kind) {
-    case 'ticket':
-      return frame('ticket', message.data, message.id)
+    case 'ticket': {
+      let text = ticketFrames.get(message)
+      if (text === undefined) {
+        text = frame('ticket', message.data, message.id)
+        ticketFrames.set(message, text)
+      }
+      return text
+    }
     case 'notification':
       return frame('notification', presentNotification(message.notification, avatar), message.id)
     case 'unread_count':
