@@ -154,6 +154,10 @@ eachDialect((dialect) => {
       assert.equal(again.status, 200, 'a closed stream frees its place')
       const anonymous = await openStream(`${baseOf(h)}/events`)
       assert.equal(anonymous.status, 401)
+      // A revoked token loses its open stream at the next heartbeat.
+      const bobStream = await stream(d.bob.token)
+      assert.equal((await h.inject({ method: 'POST', url: '/api/v1/auth/logout', token: d.bob.token })).statusCode, 200)
+      await Promise.race([bobStream.ended, new Promise((_resolve, reject) => setTimeout(() => { reject(new Error('the stream outlived its token')) }, 3000))])
     })
 
     it('ends open streams when the app closes, without holding it up', async (t) => {
