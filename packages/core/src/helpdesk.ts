@@ -18,6 +18,8 @@ import { ImportService } from './imports/import-service.js'
 import { recordEventLog } from './event-log/event-log.js'
 import { JobRunner } from './jobs/job-runner.js'
 import { registerCoreJobs } from './jobs/core-jobs.js'
+import { recordWebhookDeliveries } from './webhooks/webhook-recorder.js'
+import { WebhookService } from './webhooks/webhook-service.js'
 import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
@@ -58,6 +60,8 @@ export interface Helpdesk {
   readonly attachments: AttachmentService
   /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
   readonly jobs: JobRunner
+  /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
+  readonly webhooks: WebhookService
 }
 
 export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
@@ -73,6 +77,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   // First: later recorders (webhook deliveries) read the event's log id.
   context.events.record(recordEventLog)
   context.events.record(recordNotifications)
+  context.events.record(recordWebhookDeliveries)
   const helpdesk: Helpdesk = {
     context,
     events: context.events,
@@ -89,7 +94,8 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     tickets: new TicketService(context),
     comments: new CommentService(context),
     attachments: new AttachmentService(context),
-    jobs: new JobRunner(context.store, context.clock)
+    jobs: new JobRunner(context.store, context.clock),
+    webhooks: new WebhookService(context)
   }
   registerCoreJobs(helpdesk)
   return helpdesk

@@ -7,6 +7,7 @@ import type { ListQuery, Page } from './list/list-query.js'
 import type { ImportRepository } from './imports/import-store.js'
 import type { EventLogRepository } from './event-log/event-log.js'
 import type { JobRepository } from './jobs/job.js'
+import type { WebhookRepository } from './webhooks/webhook-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { EventNotifier } from './stream/event-notifier.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
@@ -48,6 +49,8 @@ export interface Store {
   readonly eventLog: EventLogRepository
   /** Background jobs, enqueued in the transaction of the change that asks for them. */
   readonly jobs: JobRepository
+  /** Webhook endpoints and their deliveries. */
+  readonly webhooks: WebhookRepository
   /** Announces committed event-log ids to every instance (the live event stream's signal). */
   readonly eventNotifier: EventNotifier
   /** Checks the database answers. */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
 import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MarketplaceVerifier, PasswordHasher, Store, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
@@ -81,4 +82,6 @@ export interface HelpdeskPluginOptions {
    * still enqueued, just not run here. An object sets the fallback poll.
    */
   workers?: boolean | { pollMs?: number }
+  /** Webhook delivery (docs/webhooks.md): SSRF guard, timeout, retries, when endpoints are switched off. */
+  webhooks?: WebhookDeliveryOptions
 }

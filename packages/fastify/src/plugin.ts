@@ -26,6 +26,7 @@ import { healthRoutes } from './routes/health/health-routes.js'
 import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
+import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
 import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
 
 declare module 'fastify' {
@@ -37,7 +38,7 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes,
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
   eventStreamRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
@@ -53,7 +54,7 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
   })()
   host.decorate('helpdesk', helpdesk)
   installEventSubscription(host, helpdesk, options)
-  installJobWorkers(host, helpdesk, options)
+  installJobWorkers(host, helpdesk, options, options.avatar ?? gravatar)
 
   // Everything else lives in an encapsulated child: no hook, handler or decorator reaches the host.
   await host.register(async (child) => {

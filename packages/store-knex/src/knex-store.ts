@@ -22,6 +22,7 @@ import { createTicketRepository } from './repositories/ticket-repository.js'
 import { createEventLogRepository } from './repositories/event-log-repository.js'
 import { createJobRepository } from './repositories/job-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
+import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { createInProcessNotifier } from './notifiers/in-process-notifier.js'
 import { createPostgresNotifier, listenConnectionOf } from './notifiers/postgres-notifier.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
@@ -74,6 +75,7 @@ export class KnexStore implements Store {
   readonly imports
   readonly eventLog
   readonly jobs
+  readonly webhooks
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
 
@@ -105,6 +107,7 @@ export class KnexStore implements Store {
       signal: jobSignal,
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
     }), dialect, new Set(['onEnqueued']))
+    this.webhooks = translated(createWebhookRepository(ctx), dialect)
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {

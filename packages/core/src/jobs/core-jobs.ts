@@ -1,6 +1,7 @@
 import type { Helpdesk } from '../helpdesk.js'
 import { IMPORT_STALE_AFTER_MS } from '../imports/import-service.js'
 import { formatDateTime } from '../time.js'
+import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../webhooks/webhook-service.js'
 
 /** The job types core runs itself. */
 export const CoreJobType = {
@@ -9,7 +10,9 @@ export const CoreJobType = {
   /** Hourly: removes uploads never linked to a ticket or comment within 24 hours (CONTRACT §12). */
   UploadsPrune: 'uploads.prune',
   /** Daily: drops event-log entries and finished jobs past their retention. */
-  EventsPrune: 'events.prune'
+  EventsPrune: 'events.prune',
+  /** Daily: drops webhook deliveries past their retention. */
+  WebhooksPrune: 'webhooks.prune'
 } as const
 
 const HOUR = 60 * 60 * 1000
@@ -35,4 +38,9 @@ export function registerCoreJobs (helpdesk: Helpdesk): void {
     while (await context.store.jobs.deleteFinishedBefore(daysAgo(FINISHED_JOB_RETENTION_DAYS), 1000) === 1000);
   })
   jobs.every(CoreJobType.EventsPrune, DAY)
+
+  jobs.register(CoreJobType.WebhooksPrune, async () => {
+    while (await context.store.webhooks.deleteDeliveriesBefore(daysAgo(WEBHOOK_DELIVERY_RETENTION_DAYS), 1000) === 1000);
+  })
+  jobs.every(CoreJobType.WebhooksPrune, DAY)
 }

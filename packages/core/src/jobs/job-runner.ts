@@ -205,9 +205,10 @@ export class JobRunner {
       if (failure === null) {
         await this.store.jobs.complete(job.id)
       } else {
+        const delay = failure instanceof RetryJobError ? failure.retryAfterMs : registration.backoff(job.attempts)
         const retryAt = job.attempts >= job.maxAttempts || isPermanent(failure)
           ? null
-          : formatDateTime(new Date(this.clock.now().getTime() + registration.backoff(job.attempts)))
+          : formatDateTime(new Date(this.clock.now().getTime() + delay))
         await this.store.jobs.fail(job.id, messageOf(failure), retryAt)
         finished = retryAt === null
       }
@@ -222,6 +223,13 @@ export class JobRunner {
 
 /** A handler throws this to give up at once (no retry will help). */
 export class PermanentJobError extends Error {}
+
+/** A handler throws this to be retried after its own delay (e.g. one it already told somebody about). */
+export class RetryJobError extends Error {
+  constructor (message: string, readonly retryAfterMs: number) {
+    super(message)
+  }
+}
 
 function isPermanent (error: unknown): boolean {
   return error instanceof PermanentJobError
