@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it, type TestContext } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import pg from 'pg'
 import { openStream } from '../../fastify/test/sse-client.js'
@@ -12,6 +13,8 @@ import { adminToken, deployment, killServer, startServer, type ServerProcess } f
 const REDIS_URL = process.env.HELPDESK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const PG_URL = process.env.HELPDESK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const RATE_LIMIT = 40
+/** Lets `helpdesk serve` deliver webhooks to the loopback receiver of the test. */
+const PRIVATE_TARGETS_ENV = { HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1' }
 
 /** A Redis answers PING (over a plain socket: the CLI does not depend on a Redis client). */
 async function redisAnswers (): Promise<boolean> {
@@ -55,7 +58,7 @@ async function twoInstances (t: TestContext): Promise<Pair> {
   const { databaseUrl, storage } = await deployment(t, 'postgres')
   const config = join(storage, 'helpdesk.config.json')
   writeFileSync(config, JSON.stringify({ rateLimit: { keyPrefix: `helpdesk-two-${randomBytes(6).toString('hex')}:` } }))
-  const env = { HELPDESK_CONFIG: config, HELPDESK_REDIS_URL: REDIS_URL, HELPDESK_RATE_LIMIT: String(RATE_LIMIT) }
+  const env = { HELPDESK_CONFIG: config, HELPDESK_REDIS_URL: REDIS_URL, HELPDESK_RATE_LIMIT: String(RATE_LIMIT), ...PRIVATE_TARGETS_ENV }
   const a = await startServer(databaseUrl, storage, env)
   t.after(async () => { await killServer(a) })
   const b = await startServer(databaseUrl, storage, env)
@@ -98,10 +101,51 @@ async function eventually<T> (what: string, fn: () => Promise<T | undefined>, ti
   }
 }
 
+interface Received { eventId: string, attempt: string, at: number }
+
+/**
+ * A webhook receiver on loopback: records every POST; `stall(match)` makes it
+ * hold the matching request open (never answer) instead of answering 200.
+ */
+async function receiver (t: TestContext) {
+  const received: Received[] = []
+  let stallWhen: ((request: IncomingMessage, body: any) => boolean) | null = null
+  const stalled: Array<{ eventId: string, response: ServerResponse }> = []
+  const server = createServer((request, response) => {
+    let raw = ''
+    request.on('data', (chunk: Buffer) => { raw += chunk.toString() })
+    request.on('end', () => {
+      const eventId = String(request.headers['helpdesk-event-id'])
+      const attempt = String(request.headers['helpdesk-delivery-attempt'])
+      if (stallWhen !== null && stallWhen(request, JSON.parse(raw))) {
+        stallWhen = null
+        stalled.push({ eventId, response })
+        return
+      }
+      received.push({ eventId, attempt, at: Date.now() })
+      response.writeHead(200).end('ok')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.after(async () => {
+    for (const { response } of stalled) response.destroy()
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('receiver not listening')
+  return {
+    url: `http://127.0.0.1:${address.port}/hook`,
+    received,
+    stalled,
+    stall: (match: (request: IncomingMessage, body: any) => boolean) => { stallWhen = match }
+  }
+}
+
 describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
   it('share live events, revocations, rate limits and background work', async (t) => {
     if (!await needsServices(t)) return
-    const { a, b, admin } = await twoInstances(t)
+    const { a, b, admin, databaseUrl } = await twoInstances(t)
 
     await t.test('a change made through A reaches an event-stream client of B within a second', async () => {
       const category = await call(a, admin, 'POST', '/categories', { name: 'Billing' })
@@ -160,6 +204,65 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       assert.equal(imported.length, rows, 'each customer once')
       const notifications = await call(a, admin, 'GET', '/notifications?filter[type]=Import.ImportCompletedSuccessfully')
       assert.equal(notifications.json.data.length, 1, 'one completion notification: the import ran once')
+    })
+
+    const hooks = await receiver(t)
+    const db = new pg.Client({ connectionString: databaseUrl })
+    // The database is dropped (connections terminated) by the deployment's own cleanup.
+    db.on('error', () => {})
+    await db.connect()
+    t.after(async () => { await db.end() })
+    const endpoint = await call(a, admin, 'POST', '/webhooks', { url: hooks.url, events: ['*'], description: 'two-instance test' })
+    assert.equal(endpoint.status, 201, `creating a loopback endpoint needs private targets allowed: ${JSON.stringify(endpoint.json)}`)
+    const startId = Number((await db.query('select coalesce(max(id), 0) as id from event_log')).rows[0].id)
+
+    await t.test('each webhook event is delivered once per event id with both instances dispatching', async () => {
+      const customerId = await customer(b, admin, 'hooked')
+      const category = (await call(a, admin, 'POST', '/categories', { name: 'Hooks' })).json.data.id
+      for (let i = 0; i < 10; i++) {
+        const ticket = await call(i % 2 === 0 ? a : b, admin, 'POST', '/tickets', { title: `Hook ${i}`, body: 'x', category, customer_id: customerId })
+        assert.equal(ticket.status, 201)
+        assert.equal((await call(i % 2 === 0 ? b : a, admin, 'POST', `/tickets/${ticket.json.data.id}/comments`, { body: 'Reply', type: 1, private: false })).status, 201)
+      }
+      const expected = (await db.query('select id from event_log where id > $1 order by id', [startId])).rows.map((row) => String(row.id))
+      assert.ok(expected.length >= 30, `events logged: ${expected.length}`)
+      await eventually('every event delivered', async () => {
+        const got = new Set(hooks.received.map((r) => r.eventId))
+        return expected.every((id) => got.has(id)) ? true : undefined
+      }, 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      const ids = hooks.received.map((r) => r.eventId)
+      const duplicates = ids.length - new Set(ids).size
+      t.diagnostic(`webhook deliveries: ${ids.length} for ${expected.length} events, ${duplicates} duplicates`)
+      assert.equal(duplicates, 0)
+    })
+
+    await t.test('kill -9 of the instance holding a delivery loses nothing', async () => {
+      const customerId = await customer(a, admin, 'stalled')
+      hooks.stall((_request, body) => body.type === 'Tickets.TicketCreated' && body.data?.ticket?.title === 'Stalled')
+      const category = (await call(a, admin, 'POST', '/categories', { name: 'Stalls' })).json.data.id
+      const ticket = await call(a, admin, 'POST', '/tickets', { title: 'Stalled', body: 'x', category, customer_id: customerId })
+      assert.equal(ticket.status, 201)
+      const stalled = await eventually('the first attempt to reach the receiver', async () => hooks.stalled[0])
+      // Which instance holds it: its job is leased by a worker id starting with that process's pid.
+      const job = (await db.query(`select id, locked_by from jobs where type = 'webhook.deliver' and status = 'running'`)).rows[0] as { id: string, locked_by: string } | undefined
+      assert.ok(job !== undefined, 'the delivery job is running')
+      const holder = [a, b].find((server) => job.locked_by.startsWith(`${server.child.pid}-`))
+      assert.ok(holder !== undefined, `a serve process holds the job (${job.locked_by})`)
+      holder.child.kill('SIGKILL')
+      await holder.exited
+      // Rather than wait out the lease (minutes), let it expire now: the other instance must claim and finish the job.
+      await db.query(`update jobs set locked_until = '2000-01-01 00:00:00' where id = $1`, [job.id])
+      await eventually('the delivery to be completed by the other instance', async () => (
+        hooks.received.find((r) => r.eventId === stalled.eventId)
+      ), 30_000)
+      const state = (await db.query('select status from jobs where id = $1', [job.id])).rows[0] as { status: string }
+      await eventually('the job to be done', async () => {
+        const row = (await db.query('select status from jobs where id = $1', [job.id])).rows[0] as { status: string }
+        return row.status === 'done' ? true : undefined
+      })
+      t.diagnostic(`stalled event ${stalled.eventId} delivered after the kill; job ${job.id} was ${state.status}`)
+      assert.equal(hooks.received.filter((r) => r.eventId === stalled.eventId).length, 1, 'completed once')
     })
   })
 })
