@@ -51,6 +51,9 @@ eachDialect((dialect) => {
       assert.equal(seen.data.ticket.title, 'Billing question')
       assert.ok(Number(seen.id) > 0, 'every ticket event carries its event-log id')
       assert.ok(!agentStream.events.some((e) => e.event === 'ticket' && e.data.ticket.id === sales.id), 'the agent never hears of a ticket outside its categories')
+      assert.equal((await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${billing.id as number}`, token: d.alice.token, payload: { title: 'Billing question, edited' } })).statusCode, 200)
+      const updated = await agentStream.next(ticketEvent('Tickets.TicketUpdated', billing.id))
+      assert.equal(updated.data.ticket.title, 'Billing question, edited')
       // Bob sees neither of Alice's private tickets, but a public one.
       const open = await postTicket(h, d.alice.token, { category: d.sales, private: false, title: 'Public question' })
       await bobStream.next(ticketEvent('Tickets.TicketCreated', open.id))
