@@ -7,6 +7,8 @@ export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file
 /** The plugin options a configuration sets, under the plugin's own names and types. */
 export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginOptions, 'prefix' | 'registration' | 'storageDir'>> & {
   rateLimit: false | (RateLimitFileOptions & Pick<RateLimitOptions, 'redis'> & { max: number })
+  /** HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS: webhook deliveries to loopback and private addresses. */
+  webhooks?: { allowPrivateTargets: boolean }
 }
 
 /**
@@ -110,7 +112,10 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       prefix: checked(prefixName, flags.prefix ?? env.HELPDESK_PREFIX ?? config.prefix ?? '/api/v1', isPrefix),
       rateLimit: rateLimitOf(flags, env, config),
       storageDir: resolve(cwd, env.HELPDESK_STORAGE_DIR ?? config.storageDir ?? './storage'),
-      registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true
+      registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true,
+      ...(env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS !== undefined
+        ? { webhooks: { allowPrivateTargets: bool('HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS', env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS) } }
+        : {})
     },
     configFile: file
   }
