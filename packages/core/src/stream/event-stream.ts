@@ -200,9 +200,9 @@ export class EventStream {
       return false
     })
     if (ready.length === 0) return
-    const notifications = await this.notificationsOf(events, ready)
     const lastId = events[events.length - 1]?.id ?? 0
-    // One message object per event, shared by its receivers (the HTTP adapter serialises it once).
+    // Ticket changes first: they need no further query. One message object per event, shared by
+    // its receivers (the HTTP adapter serialises it once).
     const changes = events.flatMap((event) => {
       const data = ticketStreamData(event)
       return data === null ? [] : [{ event, message: { kind: 'ticket' as const, id: event.id, data } }]
@@ -212,6 +212,10 @@ export class EventStream {
       for (const { event, message } of changes) {
         if (receivesTicketChange(event, subscriber.viewer)) subscriber.send(message)
       }
+    }
+    const notifications = await this.notificationsOf(events, ready)
+    for (const subscriber of ready) {
+      if (!this.subscribers.has(subscriber)) continue
       const own = notifications.byUser.get(subscriber.viewer.userId) ?? []
       let sent = false
       for (const notification of own) {
