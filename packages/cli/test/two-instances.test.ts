@@ -110,7 +110,7 @@ interface Received { eventId: string, attempt: string, at: number }
 async function receiver (t: TestContext) {
   const received: Received[] = []
   let stallWhen: ((request: IncomingMessage, body: any) => boolean) | null = null
-  const stalled: Array<{ eventId: string, response: ServerResponse }> = []
+  const stalled: Array<{ eventId: string, deliveryId: string, response: ServerResponse }> = []
   const server = createServer((request, response) => {
     let raw = ''
     request.on('data', (chunk: Buffer) => { raw += chunk.toString() })
@@ -119,7 +119,7 @@ async function receiver (t: TestContext) {
       const attempt = String(request.headers['helpdesk-delivery-attempt'])
       if (stallWhen !== null && stallWhen(request, JSON.parse(raw))) {
         stallWhen = null
-        stalled.push({ eventId, response })
+        stalled.push({ eventId, deliveryId: String(request.headers['helpdesk-delivery-id']), response })
         return
       }
       received.push({ eventId, attempt, at: Date.now() })
@@ -245,7 +245,8 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       assert.equal(ticket.status, 201)
       const stalled = await eventually('the first attempt to reach the receiver', async () => hooks.stalled[0])
       // Which instance holds it: its job is leased by a worker id starting with that process's pid.
-      const job = (await db.query(`select id, locked_by from jobs where type = 'webhook.deliver' and status = 'running'`)).rows[0] as { id: string, locked_by: string } | undefined
+      const job = (await db.query(`select id, locked_by from jobs where type = 'webhook.deliver' and status = 'running'
+        and payload::jsonb ->> 'delivery_id' = $1`, [stalled.deliveryId])).rows[0] as { id: string, locked_by: string } | undefined
       assert.ok(job !== undefined, 'the delivery job is running')
       const holder = [a, b].find((server) => job.locked_by.startsWith(`${server.child.pid}-`))
       assert.ok(holder !== undefined, `a serve process holds the job (${job.locked_by})`)
@@ -255,7 +256,7 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       await db.query(`update jobs set locked_until = '2000-01-01 00:00:00' where id = $1`, [job.id])
       await eventually('the delivery to be completed by the other instance', async () => (
         hooks.received.find((r) => r.eventId === stalled.eventId)
-      ), 30_000)
+      ), 45_000)
       const state = (await db.query('select status from jobs where id = $1', [job.id])).rows[0] as { status: string }
       await eventually('the job to be done', async () => {
         const row = (await db.query('select status from jobs where id = $1', [job.id])).rows[0] as { status: string }
