@@ -78,6 +78,8 @@ export class KnexStore implements Store {
   readonly webhooks
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
+  /** Event-log ids this transaction appended: announced once, just before it commits. */
+  private readonly appendedEventIds: number[] = []
 
   constructor (
     readonly knex: Knex,
@@ -102,7 +104,10 @@ export class KnexStore implements Store {
     this.comments = translated(createCommentRepository(ctx), dialect)
     this.attachments = translated(createAttachmentRepository(ctx), dialect)
     this.imports = translated(createImportRepository(ctx), dialect)
-    this.eventLog = translated(announcing(createEventLogRepository(ctx), knex, eventNotifier), dialect)
+    this.eventLog = translated(announcing(createEventLogRepository(ctx), async (ids) => {
+      if (inTransaction) this.appendedEventIds.push(...ids)
+      else await eventNotifier.announce(knex, ids)
+    }), dialect)
     this.jobs = translated(createJobRepository(ctx, {
       signal: jobSignal,
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
@@ -116,7 +121,9 @@ export class KnexStore implements Store {
       let tx: KnexStore | undefined
       const result = await this.knex.transaction(async (trx) => {
         tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal, this.eventNotifier)
-        return await fn(tx)
+        const value = await fn(tx)
+        if (tx.appendedEventIds.length > 0) await this.eventNotifier.announce(trx, tx.appendedEventIds)
+        return value
       })
       if (tx?.jobsEnqueued === true) this.jobSignal.fire()
       return result

@@ -10,13 +10,13 @@ export interface StoreEventNotifier extends EventNotifier {
   announce(db: Knex, ids: number[]): Promise<void>
 }
 
-/** The event log whose appends are announced (on commit of the appending transaction). */
-export function announcing (eventLog: EventLogRepository, db: Knex, notifier: StoreEventNotifier): EventLogRepository {
+/** The event log whose appended ids go to `announce` (which may defer them to the end of the transaction). */
+export function announcing (eventLog: EventLogRepository, announce: (ids: number[]) => Promise<void>): EventLogRepository {
   return {
     ...eventLog,
     async append (events) {
       const ids = await eventLog.append(events)
-      await notifier.announce(db, ids)
+      await announce(ids)
       return ids
     }
   }
