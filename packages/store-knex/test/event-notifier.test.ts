@@ -23,33 +23,7 @@ async function until (condition: () => boolean, ms = 5000): Promise<void> {
 
 const event = (n: number) => ({ type: 'Test.Happened', actor_id: null, ticket_id: null, payload: { n } })
 
-for (const dialect of testDialects()) {
-  describe(`event notifier (${dialect})`, () => {
-    it('announces appended event ids once their transaction commits, never after a rollback', async (t) => {
-      const { store } = await storeOn(t, dialect)
-      const heard: number[][] = []
-      const stop = await store.eventNotifier.listen({ ids: (ids) => { heard.push(ids) }, resync: () => {} })
-      t.after(stop)
-      let ids: number[] = []
-      let heardInside = -1
-      await store.transaction(async (tx) => {
-        ids = await tx.eventLog.append([event(1), event(2)])
-        await new Promise((resolve) => setTimeout(resolve, 50))
-        heardInside = heard.length
-      })
-      assert.equal(heardInside, 0, 'nothing is announced before commit')
-      await until(() => heard.length === 1)
-      assert.deepEqual(heard[0], ids)
-      await assert.rejects(store.transaction(async (tx) => {
-        await tx.eventLog.append([event(3)])
-        throw new Error('roll back')
-      }), /roll back/)
-      const [after] = await store.eventLog.append([event(4)])
-      await until(() => heard.length === 2)
-      assert.deepEqual(heard[1], [after], 'the rolled-back append was never announced')
-    })
-  })
-}
+// Commit-only announcements are part of the store conformance suite (core/src/testing/store-conformance.ts).
 
 describe('event notifier across processes (postgres)', { skip: !testDialects().includes('postgres') }, () => {
   it('reaches another store on the same database, and resyncs after losing its connection', async (t) => {
