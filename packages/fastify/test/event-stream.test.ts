@@ -157,6 +157,11 @@ eachDialect((dialect) => {
       assert.equal(again.status, 200, 'a closed stream frees its place')
       const anonymous = await openStream(`${baseOf(h)}/events`)
       assert.equal(anonymous.status, 401)
+      for (const query of ['?last_event_id=abc', '?poll=maybe']) {
+        const bad = await h.inject({ method: 'GET', url: `/api/v1/events${query}`, token: d.alice.token })
+        assert.ok(bad.statusCode === 400 || bad.statusCode === 422, `${query}: ${bad.statusCode}`)
+        assert.equal(typeof bad.json().message, 'string')
+      }
       // A revoked token loses its open stream at the next heartbeat.
       const bobStream = await stream(d.bob.token)
       assert.equal((await h.inject({ method: 'POST', url: '/api/v1/auth/logout', token: d.bob.token })).statusCode, 200)
