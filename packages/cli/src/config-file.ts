@@ -38,6 +38,8 @@ export interface HelpdeskConfigFile {
   /** Trust `X-Forwarded-*` from a reverse proxy or load balancer. */
   trustProxy?: boolean
   logLevel?: LogLevel
+  /** Serve the web console and the knowledge-base pages at `/` (`helpdesk serve`). */
+  web?: boolean
 }
 
 /** Checks one value; returns what it must be, or null when it is fine. */
@@ -87,7 +89,8 @@ const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   storageDir: isString,
   registration: isBoolean,
   trustProxy: isBoolean,
-  logLevel: isLogLevel
+  logLevel: isLogLevel,
+  web: isBoolean
 }
 
 /** The keys a config file may hold, for docs and error messages. */

@@ -28,6 +28,8 @@ export interface HelpdeskConfig {
   trustProxy: boolean
   /** LOG_LEVEL, `logLevel`; HELPDESK_QUIET=1 means `silent`. Default info. */
   logLevel: LogLevel
+  /** Serve the web console at `/` (--no-web, HELPDESK_WEB, `web`). Default true. */
+  web: boolean
   /** The Fastify plugin's options: what `helpdesk serve` registers the plugin with. */
   plugin: ConfiguredPluginOptions
   /** Where the settings came from, for `helpdesk doctor`. */
@@ -48,6 +50,8 @@ export interface ConfigFlags {
   prefix?: string | undefined
   /** `--no-rate-limit` sets this to false. */
   rateLimit?: boolean | undefined
+  /** `--no-web` sets this to false. */
+  web?: boolean | undefined
   config?: string | undefined
 }
 
@@ -108,6 +112,7 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
     port: integer(portName, flags.port ?? env.PORT ?? config.port ?? 3000, 0, 65535),
     trustProxy: env.HELPDESK_TRUST_PROXY !== undefined ? bool('HELPDESK_TRUST_PROXY', env.HELPDESK_TRUST_PROXY) : config.trustProxy ?? false,
     logLevel: logLevelOf(env, config),
+    web: flags.web === false ? false : env.HELPDESK_WEB !== undefined ? bool('HELPDESK_WEB', env.HELPDESK_WEB) : config.web ?? true,
     plugin: {
       prefix: checked(prefixName, flags.prefix ?? env.HELPDESK_PREFIX ?? config.prefix ?? '/api/v1', isPrefix),
       rateLimit: rateLimitOf(flags, env, config),

@@ -3,6 +3,7 @@ import { createHelpdesk, createLocalFileStorage, type Helpdesk, type Store } fro
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import helpdeskPlugin, { frameworkErrors, openapiOptions, type HelpdeskPluginOptions } from '@helpdesk/fastify'
+import helpdeskWeb from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
 
@@ -23,7 +24,11 @@ export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): H
   return { ...config.plugin, helpdesk }
 }
 
-/** The standalone server `helpdesk serve` runs: the plugin on a bare Fastify app, with Swagger UI at /docs. */
+/**
+ * The standalone server `helpdesk serve` runs: the plugin on a bare Fastify
+ * app, with Swagger UI at /docs and (unless `web` is off) the web console and
+ * the public knowledge-base pages at `/`.
+ */
 export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, options: { logger?: boolean, workers?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === false || config.logLevel === 'silent'
@@ -45,6 +50,7 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: true } })
   // The plugin runs the background jobs (imports, pruning, webhook deliveries) from ready to close, unless `--no-workers`.
   await app.register(helpdeskPlugin, { ...pluginOptionsFor(config, helpdesk), workers: options.workers ?? true })
+  if (config.web) await app.register(helpdeskWeb, { prefix: '/', apiPrefix: config.plugin.prefix })
   app.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ message: 'Not found.' }))
   return app
 }

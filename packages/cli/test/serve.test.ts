@@ -80,4 +80,35 @@ describe('helpdesk serve', () => {
     const docs = await (await fetch(`${summary.docs}/json`)).json() as { paths: Record<string, unknown> }
     assert.ok(Object.keys(docs.paths).every((p) => p.startsWith('/support/api/')))
   })
+
+  it('serves the web console at / and the knowledge base at /kb, tells a newcomer to open the browser, and --no-web turns it off', async (t) => {
+    const db = await createTestDatabase(dialect)
+    t.after(async () => { await db.drop() })
+    process.env.HELPDESK_QUIET = '1'
+    const io = captureIo()
+    const server = await serve({ database: db.url, port: '0', host: '127.0.0.1' }, io)
+    t.after(async () => { await server.close() })
+    const origin = server.url.replace(/\/api\/v1$/, '')
+    assert.match(io.stdout.join('\n'), new RegExp(`open ${origin}/ in your browser`))
+    assert.match(io.stdout.join('\n'), /Created the first administrator: admin@example\.com \/ \S+ \(log in with it/)
+    for (const path of ['/', '/tickets/1']) {
+      const page = await fetch(`${origin}${path}`)
+      assert.equal(page.status, 200, path)
+      assert.match(page.headers.get('content-type') ?? '', /text\/html/)
+      assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/)
+    }
+    assert.equal((await fetch(`${origin}/kb`)).status, 200)
+    assert.equal((await fetch(`${origin}/sitemap.xml`)).status, 200)
+    assert.equal((await fetch(`${origin}/docs`)).status, 200, 'Swagger UI stays at /docs')
+    assert.deepEqual(await (await fetch(`${origin}/api/v1/nothing-here`)).json(), { message: 'Not found.' })
+
+    const bare = captureIo()
+    const apiOnly = await serve({ database: db.url, port: '0', host: '127.0.0.1', web: false, json: true }, bare)
+    t.after(async () => { await apiOnly.close() })
+    const summary = JSON.parse(bare.stdout[0] ?? '') as ServeSummary
+    assert.equal(summary.console, null)
+    const root = await fetch(summary.url.replace(/\/api\/v1$/, '/'))
+    assert.equal(root.status, 404)
+    assert.deepEqual(await root.json(), { message: 'Not found.' })
+  })
 })

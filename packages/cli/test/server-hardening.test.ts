@@ -17,7 +17,9 @@ describe('helpdesk serve hardening', () => {
     })
     const origin = server.url.replace(/\/api\/v1$/, '')
     const cases: Array<[string, number, string | null]> = [
-      ['/', 404, 'Not found.'],
+      ['/', 200, null],
+      ['/kb', 200, null],
+      ['/api/v1/no-such-route', 404, 'Not found.'],
       ['/docs', 200, null],
       ['/api/v1/health', 200, null],
       ['/api/v1/auth/me', 401, 'Unauthenticated.'],

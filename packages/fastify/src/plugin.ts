@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import cookie from '@fastify/cookie'
 import type { FastifyInstance } from 'fastify'
 import { createHelpdesk, createLocalFileStorage, gravatar, type Helpdesk } from '@helpdesk/core'
 import { installAuthentication } from './http/authentication.js'
@@ -16,6 +17,7 @@ import { agentRoutes } from './routes/agents/agent-routes.js'
 import { collectionRoutes } from './routes/article-collections/collection-routes.js'
 import { articleRoutes } from './routes/articles/article-routes.js'
 import { authRoutes } from './routes/auth/auth-routes.js'
+import { sessionRoutes } from './routes/auth/session-routes.js'
 import { cannedResponseRoutes } from './routes/canned-responses/canned-response-routes.js'
 import { categoryRoutes } from './routes/categories/category-routes.js'
 import { customerRoutes } from './routes/customers/customer-routes.js'
@@ -37,7 +39,7 @@ declare module 'fastify' {
 }
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
-const routeModules = [healthRoutes, authRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
+const routeModules = [healthRoutes, authRoutes, sessionRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
   eventStreamRoutes]
 
@@ -63,6 +65,9 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
     installSerialization(app)
     installErrorHandling(app)
     await installOpenApi(app, options.prefix ?? '/api/v1')
+    // The console's session cookie; parsed before the rate limiter, which keys on it.
+    // A host that registered @fastify/cookie itself already parses cookies for every request.
+    if (!app.hasDecorator('parseCookie')) await app.register(cookie)
     // A callback hook, not an async one: it runs on every response.
     app.addHook('onSend', (_request, reply, payload, done) => {
       reply.header('x-content-type-options', 'nosniff')

@@ -13,6 +13,8 @@ export type ServeOptions = ConfigFlags & { json?: boolean, workers?: boolean }
 /** What `serve` prints with `--json`: one line, for scripts and process managers. */
 export interface ServeSummary {
   url: string
+  /** The web console's address, or null with `--no-web`. */
+  console: string | null
   docs: string
   database: string
   migrations: string[]
@@ -40,19 +42,23 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     throw error
   }
   const url = `${address}${config.plugin.prefix}`
-  const summary: ServeSummary = { url, docs: `${address}${DOCS_PATH}`, database: redact(config.databaseUrl), migrations: applied, firstAdmin }
+  const consoleUrl = config.web ? `${address}/` : null
+  const summary: ServeSummary = { url, console: consoleUrl, docs: `${address}${DOCS_PATH}`, database: redact(config.databaseUrl), migrations: applied, firstAdmin }
   if (options.json === true) {
     io.out(JSON.stringify(summary))
   } else {
     if (applied.length > 0) io.err(`Applied migrations: ${applied.join(', ')}`)
+    if (consoleUrl !== null) io.out(`Help desk console: open ${consoleUrl} in your browser (public knowledge base: ${address}/kb)`)
     io.out(`Help desk API listening on ${url} (database ${summary.database})`)
     io.out(`API documentation (Swagger UI): ${summary.docs}`)
     if (firstAdmin !== null) {
-      io.out(`Created the first administrator: ${firstAdmin.email} / ${firstAdmin.password} (change it after logging in)`)
+      io.out(`Created the first administrator: ${firstAdmin.email} / ${firstAdmin.password} (log in with it; change the password afterwards)`)
+    } else {
+      io.out('Log in with your account; demo accounts of `helpdesk seed`: admin@example.com / admin-password, ' +
+        'agent@example.com / agent-password, customer@example.com / customer-password (new ones: `helpdesk users:create`)')
     }
     const login = firstAdmin ?? { email: '<email>', password: '<password>' }
-    io.out(`Log in: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' -d '{"email":"${login.email}","password":"${login.password}"}'`)
-    if (firstAdmin === null) io.out('  (demo accounts from `helpdesk seed`: admin@example.com / admin-password; new ones: `helpdesk users:create`)')
+    io.out(`From a script: curl -s -X POST ${url}/auth/login -H 'content-type: application/json' -d '{"email":"${login.email}","password":"${login.password}"}'`)
   }
 
   let closing: Promise<void> | undefined
@@ -82,15 +88,16 @@ async function bootstrapAdmin (helpdesk: Helpdesk): Promise<{ email: string, pas
 
 export function serveCommand (io: CliIo): Command {
   return new Command('serve')
-    .description('Apply migrations, then serve the API (default at /api/v1) and Swagger UI at /docs')
+    .description('Apply migrations, then serve the web console at /, the API (default at /api/v1) and Swagger UI at /docs')
     .option('--host <host>', 'interface to listen on (env HOST; default 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for any free one (env PORT; default 3000)')
     .addOption(databaseOption())
     .option('--prefix <path>', 'where the API is mounted (env HELPDESK_PREFIX; default /api/v1)')
     .option('--no-rate-limit', 'switch rate limiting off (or HELPDESK_RATE_LIMIT=0)')
+    .option('--no-web', 'serve the API only: no web console or knowledge-base pages at / (or HELPDESK_WEB=0)')
     .option('--no-workers', 'run no background jobs here (another process sharing the database runs them)')
     .addOption(configOption())
-    .option('--json', 'print one JSON line {url, docs, database, migrations, firstAdmin} instead of text')
+    .option('--json', 'print one JSON line {url, console, docs, database, migrations, firstAdmin} instead of text')
     .addHelpText('after', [
       '',
       'Examples:',

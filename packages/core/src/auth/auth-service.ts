@@ -19,7 +19,8 @@ export class AuthService {
     this.tokens = new TokenCache(new RevisionReader(async () => await ctx.store.tokens.revision()), ctx.clock, tokenCache)
   }
 
-  async login (email: string, password: string): Promise<{ token: string, user: User }> {
+  /** `tokenName` names the issued token row: `login` for bearer logins, `session` for the console's cookie. */
+  async login (email: string, password: string, tokenName = 'login'): Promise<{ token: string, user: User }> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
     const hash = user === null ? null : await this.ctx.store.users.findPasswordHash(user.id)
     // Verify against a dummy when the user is unknown so timing does not reveal which emails exist.
@@ -28,7 +29,7 @@ export class AuthService {
     if (user.status === UserStatus.Banned) throw ValidationError.field('email', 'This account has been banned.')
     return await this.ctx.store.transaction(async (tx) => {
       const updated = await tx.users.update(user.id, { last_login_at: nowString(this.ctx) })
-      const issued = await this.issue(tx.tokens, user.id, 'login')
+      const issued = await this.issue(tx.tokens, user.id, tokenName)
       return { token: issued.token, user: updated ?? user }
     })
   }

@@ -54,5 +54,5 @@ export const articleList = defineList({
   defaultSort: 'order',
   keyTypes: { title: 'string', order: 'int', created_at: 'datetime', updated_at: 'datetime' },
   partialFilters: ['title', 'body'],
-  exactFilters: ['author', 'category', 'collection']
+  exactFilters: ['author', 'category', 'collection', 'slug']
 })

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { UnauthenticatedError, UserStatus, type Helpdesk, type User } from '@helpdesk/core'
+import { ForbiddenError, UnauthenticatedError, UserStatus, type Helpdesk, type User } from '@helpdesk/core'
 import type { HelpdeskPluginOptions } from '../options.js'
+import { CSRF_MESSAGE, csrfAllows, sessionToken } from './session-cookie.js'
 
 /** How a route is protected: `required` (default), `optional` (anonymous allowed), `none`. */
 export type RouteAuth = 'required' | 'optional' | 'none'
@@ -9,8 +10,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated help-desk user, or null for anonymous callers. */
     actor: User | null
-    /** The bearer token's id when the caller used one. */
+    /** The bearer token's id when the caller used one (or the session cookie's token). */
     tokenId: number | null
+    /** The session cookie's token when the actor came from it (the console), else null. */
+    sessionCookie: string | null
   }
   interface FastifyContextConfig {
     auth?: RouteAuth
@@ -34,13 +37,30 @@ async function fromHost (helpdesk: Helpdesk, options: HelpdeskPluginOptions, req
 }
 
 /**
+ * The console's session cookie, verified like a bearer token (same rows, same
+ * auth revision). A state-changing request must also carry the session's CSRF
+ * token, else 403. An unknown or revoked cookie counts as no credentials.
+ */
+async function fromSessionCookie (helpdesk: Helpdesk, request: FastifyRequest): Promise<void> {
+  const token = sessionToken(request)
+  if (token === null) return
+  const found = await helpdesk.auth.authenticate(token)
+  if (found === null) return
+  if (!csrfAllows(request, token)) throw new ForbiddenError(CSRF_MESSAGE)
+  request.actor = found.user
+  request.tokenId = found.tokenId
+  request.sessionCookie = token
+}
+
+/**
  * Resolves `request.actor` from the host's `authenticate` option or a bearer
- * token, and enforces the route's `auth`. Runs before validation, so a caller
+ * token, else the console's session cookie, and enforces the route's `auth`. Runs before validation, so a caller
  * without credentials gets 401 whatever the body, never a 422 about it.
  */
 export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk, options: HelpdeskPluginOptions): void {
   app.decorateRequest('actor', null)
   app.decorateRequest('tokenId', null)
+  app.decorateRequest('sessionCookie', null)
   app.addHook('preValidation', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'required'
     // An unknown route is a 404 for everyone (CONTRACT §6), whoever asks.
@@ -58,6 +78,8 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
         } else if (mode === 'required') {
           throw new UnauthenticatedError()
         }
+      } else {
+        await fromSessionCookie(helpdesk, request)
       }
     }
     if (mode === 'required' && request.actor === null) throw new UnauthenticatedError()

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import type { Redis } from 'ioredis'
 import type { RateLimitOptions } from '../options.js'
 import { bearerToken } from './authentication.js'
+import { sessionToken } from './session-cookie.js'
 
 export const DEFAULT_RATE_LIMIT = 600
 export const DEFAULT_LOGIN_LIMIT = 10
@@ -11,9 +12,9 @@ const DEFAULT_WINDOW = 60_000
 
 const RESET = 'x-ratelimit-reset'
 
-/** Per token when one is presented (hashed: the raw token never becomes a counter key), else per IP. */
+/** Per token (bearer, else session cookie) when one is presented (hashed: the raw token never becomes a counter key), else per IP. */
 function callerKey (request: FastifyRequest): string {
-  const token = bearerToken(request)
+  const token = bearerToken(request) ?? sessionToken(request)
   return token === null ? `ip:${request.ip}` : `token:${createHash('sha256').update(token).digest('hex')}`
 }
 

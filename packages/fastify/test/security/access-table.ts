@@ -71,6 +71,10 @@ export const accessTable: AccessRow[] = [
     url: '/auth/logout', ...(person !== null ? { token: (await w.fresh.token(person)).token } : {})
   })),
   row('GET /auth/me', 'category', SIGNED_IN, () => ({ url: '/auth/me' })),
+  // The console's cookie session (bearer callers get their user and no CSRF token; logout without a cookie only clears it)
+  row('POST /auth/session', 'category', EVERYONE, ({ w, person }) => ({ url: '/auth/session', payload: { email: (person ?? w.owner).user.email, password: PASSWORD } })),
+  row('GET /auth/session', 'category', SIGNED_IN, () => ({ url: '/auth/session' })),
+  row('DELETE /auth/session', 'category', EVERYONE, () => ({ url: '/auth/session' })),
   row('GET /auth/tokens', 'category', SIGNED_IN, () => ({ url: '/auth/tokens' })),
   row('POST /auth/tokens', 'category', SIGNED_IN_CREATES, () => ({ url: '/auth/tokens', payload: { name: 'cli' } })),
   row('DELETE /auth/tokens/:id', 'category', OWNER_ONLY, async ({ w }) => ({ url: `/auth/tokens/${(await w.fresh.token(w.owner)).id}` })),

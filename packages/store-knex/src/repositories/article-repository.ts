@@ -40,7 +40,8 @@ const mapping: ListMapping<typeof articleList, Article, Item> = {
   exact: {
     author: { column: 'articles.author_id', type: 'int' },
     category: { column: 'articles.category_id', type: 'int' },
-    collection: { column: 'articles.collection_id', type: 'int' }
+    collection: { column: 'articles.collection_id', type: 'int' },
+    slug: { column: 'articles.slug', type: 'string' }
   },
   includes: {
     author: relationInclude<Item, User>('author_id', usersByIds),

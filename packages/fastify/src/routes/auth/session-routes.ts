@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
+import { effectivePermissions, type User } from '@helpdesk/core'
+import { actorOf } from '../../http/authentication.js'
+import { loginRateLimit } from '../../http/rate-limit.js'
+import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { clearSessionCookie, csrfTokenFor, SESSION_TOKEN_NAME, setSessionCookie } from '../../http/session-cookie.js'
+import { Data, Nullable, Person, responses, Success } from '../../schemas/common.js'
+import { Permissions } from '../agents/agent-schemas.js'
+import { presentPerson } from '../people.js'
+import { LoginBody } from './auth-schemas.js'
+
+const CookieSession = Type.Object({
+  user: Person,
+  permissions: Type.Composite([Permissions], {
+    description: 'What the user may do (administrators: everything; customers: nothing), so a client can leave out what it may not.'
+  }),
+  csrf_token: Nullable(Type.String({
+    description: 'Send as `X-CSRF-Token` on POST, PUT, PATCH and DELETE made with the session cookie. ' +
+      'Null when the caller is not using the cookie (a bearer token, or the host app\'s own login).'
+  }))
+})
+
+function csrfOf (request: FastifyRequest): string | null {
+  return request.sessionCookie === null ? null : csrfTokenFor(request.sessionCookie)
+}
+
+/** The console's cookie session: log in, who am I (with the CSRF token), log out. */
+export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
+  const tags = ['Auth']
+  const loginLimiter = loginRateLimit(app, options.rateLimit)
+  const sessionOf = (user: User, csrfToken: string | null) => ({ user: presentPerson(user, avatar), permissions: effectivePermissions(user), csrf_token: csrfToken })
+
+  app.post('/auth/session', {
+    schema: {
+      tags,
+      summary: 'Log in into a session cookie (the web console)',
+      description: 'Same checks and login limit as `POST /auth/login`, but the token goes into the HttpOnly cookie `helpdesk_session` ' +
+        '(SameSite=Lax, Path=/, Secure over https), never into the body. Answers the user and the session\'s CSRF token.',
+      body: LoginBody,
+      response: responses({ 200: Data(CookieSession) })
+    },
+    config: { auth: 'none' },
+    preHandler: loginLimiter
+  }, async (request, reply) => {
+    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, SESSION_TOKEN_NAME)
+    setSessionCookie(request, reply, token)
+    return { data: sessionOf(user, csrfTokenFor(token)) }
+  })
+
+  app.get('/auth/session', {
+    schema: {
+      tags,
+      summary: 'The current session: user and CSRF token',
+      description: 'For the session cookie, a host app\'s own login (`authenticate`) or a bearer token; 401 without any.',
+      response: responses({ 200: Data(CookieSession) })
+    }
+  }, async (request) => ({ data: sessionOf(actorOf(request), csrfOf(request)) }))
+
+  app.delete('/auth/session', {
+    schema: {
+      tags,
+      summary: 'Log out of the session cookie',
+      description: 'Revokes the session at once, on every instance, and clears the cookie. Needs `X-CSRF-Token` with the cookie. ' +
+        'Succeeds without a session too (the cookie is cleared).',
+      response: responses({ 200: Success })
+    },
+    config: { auth: 'optional' }
+  }, async (request, reply) => {
+    if (request.sessionCookie !== null && request.tokenId !== null) await helpdesk.auth.logout(request.tokenId, actorOf(request))
+    clearSessionCookie(request, reply)
+    return { success: true as const }
+  })
+}

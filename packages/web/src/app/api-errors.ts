@@ -1,0 +1,57 @@
+/** An API failure as the contract shapes it: `{message}`, and for 422 `{message, errors: {field: [sentences]}}`. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly errors: Record<string, string[]>
+
+  constructor (status: number, message: string, errors: Record<string, string[]> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.errors = errors
+  }
+
+  /** The first sentence for a field (dotted paths as the API sends them), if any. */
+  fieldError (field: string): string | undefined {
+    return this.errors[field]?.[0]
+  }
+}
+
+/** Maps a failed response (status and parsed body, if any) to an ApiError with a message a person can read. */
+export function toApiError (status: number, body: unknown, fallback: string): ApiError {
+  const record = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {}
+  const message = typeof record.message === 'string' && record.message !== '' ? record.message : fallback
+  const errors: Record<string, string[]> = {}
+  if (typeof record.errors === 'object' && record.errors !== null) {
+    for (const [field, sentences] of Object.entries(record.errors as Record<string, unknown>)) {
+      if (Array.isArray(sentences)) errors[field] = sentences.filter((s): s is string => typeof s === 'string')
+      else if (typeof sentences === 'string') errors[field] = [sentences]
+    }
+  }
+  return new ApiError(status, message, errors)
+}
+
+/** Query parameters in the API's list syntax: `filter[name]`, `include`, `sort`, `cursor`. */
+export interface ListParams {
+  include?: string[]
+  sort?: string
+  filter?: Record<string, string | number | Array<string | number> | undefined>
+  cursor?: string | null
+  page?: number
+  per_page?: number
+}
+
+export function listQuery (params: ListParams): string {
+  const search = new URLSearchParams()
+  if (params.include !== undefined && params.include.length > 0) search.set('include', params.include.join(','))
+  if (params.sort !== undefined && params.sort !== '') search.set('sort', params.sort)
+  for (const [name, value] of Object.entries(params.filter ?? {})) {
+    if (value === undefined || value === '') continue
+    const text = Array.isArray(value) ? value.join(',') : String(value)
+    if (text !== '') search.set(`filter[${name}]`, text)
+  }
+  if (params.cursor !== undefined && params.cursor !== null) search.set('cursor', params.cursor)
+  if (params.page !== undefined) search.set('page', String(params.page))
+  if (params.per_page !== undefined) search.set('per_page', String(params.per_page))
+  const text = search.toString()
+  return text === '' ? '' : `?${text}`
+}

@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, type Page } from '../api.js'
+import { useAction, useAsync } from '../hooks.js'
+import { textToHtml, htmlToText } from '../text.js'
+import { Field, ErrorBanner, Checkbox, StatusMessage } from './ui.js'
+import { AttachmentUploader } from './Attachments.js'
+import { t } from '../../messages/index.js'
+import type { Attachment, CannedResponse, Comment } from '../types.js'
+
+interface ComposerProps {
+  ticketId: number
+  staff: boolean
+  closed: boolean
+  autoFocus: boolean
+  onSent: () => void
+}
+
+function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (text: string) => void }) {
+  const responses = useAsync(async () => (await api.get<Page<CannedResponse>>('/canned-responses', { per_page: 100 })).data, [])
+  const [chosen, setChosen] = useState('')
+  const preview = useAsync(async () => chosen === ''
+    ? null
+    : (await api.get<{ data: { response: string } }>(`/canned-responses/${chosen}/placeholders/${ticketId}`)).data.response, [chosen, ticketId])
+  const options = [{ value: '', label: t('composer.cannedNone') }, ...(responses.data ?? []).map((r) => ({ value: String(r.id), label: r.name }))]
+  return (
+    <div class="canned">
+      <Field label={t('composer.canned')} name="canned_response" value={chosen} onValue={setChosen} options={options} />
+      <ErrorBanner error={responses.error ?? preview.error} />
+      {chosen !== '' && preview.data !== undefined && preview.data !== null
+        ? (
+          <div class="canned-preview">
+            <h3>{t('composer.preview')}</h3>
+            <div class="prose" dangerouslySetInnerHTML={{ __html: preview.data }} />
+            <button type="button" onClick={() => { onInsert(htmlToText(preview.data ?? '')); setChosen('') }}>{t('composer.insert')}</button>
+          </div>
+          )
+        : null}
+    </div>
+  )
+}
+
+/** Reply or internal note (staff), reply and close (owner); attachments by drag and drop; canned responses for staff. */
+export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: ComposerProps) {
+  const [body, setBody] = useState('')
+  const [type, setType] = useState<'1' | '2'>('1')
+  const [close, setClose] = useState(false)
+  const [files, setFiles] = useState<Attachment[]>([])
+  const [sent, setSent] = useState('')
+  const form = useRef<HTMLFormElement>(null)
+
+  useEffect(() => {
+    if (autoFocus) form.current?.querySelector('textarea')?.focus()
+  }, [autoFocus])
+
+  const send = useAction(async () => {
+    const comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
+      body: textToHtml(body),
+      type: Number(type),
+      private: false,
+      ...(close && type === '1' ? { close: true } : {}),
+      ...(files.length > 0 ? { attachments: files.map((f) => f.id) } : {})
+    })
+    setBody('')
+    setFiles([])
+    setClose(false)
+    setSent(comment.data.type === 2 ? t('composer.noteAdded') : t('composer.replySent'))
+    onSent()
+  })
+
+  const isNote = type === '2'
+  return (
+    <form ref={form} class={`composer${isNote ? ' composer-note' : ''}`} aria-labelledby="composer-title" onSubmit={(e) => { e.preventDefault(); void send.run() }} noValidate>
+      <h2 id="composer-title">{isNote ? t('composer.titleNote') : t('composer.titleReply')}</h2>
+      {staff
+        ? (
+          <fieldset class="segmented">
+            <legend>{t('composer.type')}</legend>
+            <label><input type="radio" name="comment_type" value="1" checked={type === '1'} onChange={() => { setType('1') }} /> {t('composer.reply')}</label>
+            <label><input type="radio" name="comment_type" value="2" checked={type === '2'} onChange={() => { setType('2') }} /> {t('composer.note')}</label>
+          </fieldset>
+          )
+        : null}
+      {staff ? <CannedPicker ticketId={ticketId} onInsert={(text) => { setBody(body === '' ? text : `${body}\n\n${text}`) }} /> : null}
+      <ErrorBanner error={send.error} />
+      <Field label={isNote ? t('composer.noteBody') : t('composer.replyBody')} name="body" value={body} onValue={setBody} error={send.error} multiline required />
+      {isNote ? <p class="hint">{t('composer.noteHint')}</p> : null}
+      <AttachmentUploader files={files} onChange={setFiles} />
+      {!isNote && !closed ? <Checkbox label={t('composer.close')} checked={close} onChange={setClose} name="close" /> : null}
+      <button type="submit" class="primary" disabled={send.pending || body.trim() === ''}>
+        {send.pending ? t('composer.sending') : isNote ? t('composer.addNote') : close ? t('composer.sendAndClose') : t('composer.send')}
+      </button>
+      {sent !== '' ? <StatusMessage message={sent} /> : null}
+    </form>
+  )
+}

@@ -1,0 +1,47 @@
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { t } from '../../messages/index.js'
+import { moveItem } from './sortable-order.js'
+
+export interface SortableItem { id: number, name: string }
+
+/**
+ * Table rows ordered by drag and drop, with move up/down buttons for keyboard and screen-reader users.
+ * `onReorder` receives the ids in their new order.
+ */
+export function SortableRows<T extends SortableItem> ({ items, onReorder, render }: {
+  items: T[]
+  onReorder: (ids: number[]) => void
+  render: (item: T) => ComponentChildren
+}) {
+  const [dragged, setDragged] = useState<number | null>(null)
+  const [over, setOver] = useState<number | null>(null)
+  const reorder = (from: number, to: number) => {
+    const next = moveItem(items, from, to)
+    if (next !== items) onReorder(next.map((item) => item.id))
+  }
+  return (
+    <>
+      {items.map((item, index) => (
+        <tr
+          key={item.id}
+          draggable
+          class={`${dragged === index ? 'dragging' : ''}${over === index && dragged !== index ? ' drop-target' : ''}`}
+          onDragStart={(e) => { setDragged(index); e.dataTransfer?.setData('text/plain', String(item.id)) }}
+          onDragOver={(e) => { e.preventDefault(); setOver(index) }}
+          onDragEnd={() => { setDragged(null); setOver(null) }}
+          onDrop={(e) => { e.preventDefault(); if (dragged !== null) reorder(dragged, index); setDragged(null); setOver(null) }}
+        >
+          <td class="drag-handle" aria-hidden="true">⠿</td>
+          {render(item)}
+          <td>
+            <div class="row-actions">
+              <button type="button" disabled={index === 0} aria-label={t('common.moveUp', { name: item.name })} onClick={() => { reorder(index, index - 1) }}>↑</button>
+              <button type="button" disabled={index === items.length - 1} aria-label={t('common.moveDown', { name: item.name })} onClick={() => { reorder(index, index + 1) }}>↓</button>
+            </div>
+          </td>
+        </tr>
+      ))}
+    </>
+  )
+}

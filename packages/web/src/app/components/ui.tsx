@@ -1,0 +1,116 @@
+import type { ComponentChildren } from 'preact'
+import { useId } from 'preact/hooks'
+import { t } from '../../messages/index.js'
+import type { ApiError } from '../api.js'
+import { formatDateTime, isoDateTime } from '../dates.js'
+
+/** An API error's message, announced to screen readers. */
+export function ErrorBanner ({ error }: { error: ApiError | undefined }) {
+  if (error === undefined) return null
+  return <div class="banner banner-error" role="alert">{error.message}</div>
+}
+
+export function Loading ({ label }: { label?: string }) {
+  return <p class="loading" role="status">{label ?? t('common.loading')}</p>
+}
+
+/** A polite live region for results of async actions ("Saved.", "Reply sent."). */
+export function StatusMessage ({ message }: { message: string }) {
+  return <p class="status-message" role="status" aria-live="polite">{message}</p>
+}
+
+export function DateTime ({ value }: { value: string | null | undefined }) {
+  if (value === null || value === undefined) return null
+  return <time dateTime={isoDateTime(value)}>{formatDateTime(value)}</time>
+}
+
+interface FieldProps {
+  autoComplete?: string
+  maxLength?: number
+  placeholder?: string | undefined
+  label: string
+  name: string
+  value: string
+  onValue: (value: string) => void
+  error?: ApiError | undefined
+  hint?: string | null | undefined
+  type?: string
+  multiline?: boolean
+  options?: Array<{ value: string, label: string }>
+  required?: boolean
+}
+
+/** A labelled control; a 422 from the API marks it (aria-invalid) and shows the field's sentence. */
+export function Field ({ label, name, value, onValue, error, hint, type = 'text', multiline, options, required, autoComplete, maxLength, placeholder }: FieldProps) {
+  const id = useId()
+  const message = error?.fieldError(name)
+  const describedBy = [hint != null && hint !== '' ? `${id}-hint` : '', message !== undefined ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
+  const common = {
+    id,
+    name,
+    'aria-invalid': message !== undefined ? true : undefined,
+    'aria-describedby': describedBy,
+    required
+  }
+  let control
+  if (options !== undefined) {
+    control = (
+      <select {...common} value={value} onChange={(e) => { onValue(e.currentTarget.value) }}>
+        {options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+      </select>
+    )
+  } else if (multiline === true) {
+    control = <textarea {...common} placeholder={placeholder} value={value} rows={6} onInput={(e) => { onValue(e.currentTarget.value) }} />
+  } else {
+    control = <input {...common} autocomplete={autoComplete} maxLength={maxLength} placeholder={placeholder} type={type} value={value} onInput={(e) => { onValue(e.currentTarget.value) }} />
+  }
+  return (
+    <div class={`field${message !== undefined ? ' field-invalid' : ''}`}>
+      <div class="label-row">
+        <label for={id}>{label}</label>
+        {required === true ? <span class="required-mark" aria-hidden="true">*</span> : null}
+      </div>
+      {control}
+      {hint != null && hint !== '' ? <p class="hint" id={`${id}-hint`}>{hint}</p> : null}
+      {message !== undefined ? <p class="field-error" id={`${id}-error`}>{message}</p> : null}
+    </div>
+  )
+}
+
+export function Checkbox ({ label, checked, onChange, name }: { label: string, checked: boolean, onChange: (checked: boolean) => void, name?: string }) {
+  const id = useId()
+  return (
+    <div class="checkbox">
+      <input id={id} name={name} type="checkbox" checked={checked} onChange={(e) => { onChange(e.currentTarget.checked) }} />
+      <label for={id}>{label}</label>
+    </div>
+  )
+}
+
+export function PageHeader ({ title, children }: { title: string, children?: ComponentChildren }) {
+  return (
+    <div class="page-header">
+      <h1>{title}</h1>
+      {children !== undefined ? <div class="page-actions">{children}</div> : null}
+    </div>
+  )
+}
+
+export function statusLabel (status: number): string {
+  return status === 1 ? t('ticket.status.open') : status === 2 ? t('ticket.status.pending') : t('ticket.status.closed')
+}
+
+export function StatusBadge ({ status }: { status: number }) {
+  return <span class={`badge badge-status-${status}`}>{statusLabel(status)}</span>
+}
+
+export function personName (person: { first_name: string, last_name: string } | null | undefined): string {
+  if (person === null || person === undefined) return ''
+  return `${person.first_name} ${person.last_name}`.trim()
+}
+
+export function formatSize (bytes: number): string {
+  if (bytes < 1024) return t('file.bytes', { size: bytes })
+  if (bytes < 1024 * 1024) return t('file.kb', { size: Math.round(bytes / 1024) })
+  return t('file.mb', { size: (bytes / 1024 / 1024).toFixed(1) })
+}

@@ -1,0 +1,75 @@
+import { useState } from 'preact/hooks'
+import { api, type Page } from '../api.js'
+import { useAction, useAsync } from '../hooks.js'
+import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox } from '../components/ui.js'
+import { t } from '../../messages/index.js'
+import type { CannedResponse } from '../types.js'
+
+function CannedForm ({ response, onSaved, onCancel }: { response?: CannedResponse, onSaved: () => void, onCancel?: () => void }) {
+  const [name, setName] = useState(response?.name ?? '')
+  const [body, setBody] = useState(response?.body ?? '')
+  const [global, setGlobal] = useState(response?.global ?? false)
+  const save = useAction(async () => {
+    if (response === undefined) await api.post('/canned-responses', { name, body, global })
+    else await api.patch(`/canned-responses/${response.id}`, { name, body, global })
+    if (response === undefined) { setName(''); setBody(''); setGlobal(false) }
+    onSaved()
+  })
+  const heading = response === undefined ? t('canned.create') : t('canned.editTitle', { name: response.name })
+  return (
+    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
+      <h2>{heading}</h2>
+      <ErrorBanner error={save.error} />
+      <Field label={t('canned.name')} name="name" value={name} onValue={setName} error={save.error} required />
+      <Field label={t('canned.body')} name="body" value={body} onValue={setBody} error={save.error} multiline hint={t('canned.placeholdersHint')} required />
+      <Checkbox label={t('canned.global')} name="global" checked={global} onChange={setGlobal} />
+      <div class="row-actions">
+        <button type="submit" class="primary" disabled={save.pending}>{response === undefined ? t('common.create') : t('common.save')}</button>
+        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
+      </div>
+    </form>
+  )
+}
+
+export default function CannedResponses () {
+  const [search, setSearch] = useState('')
+  const [applied, setApplied] = useState('')
+  const responses = useAsync(async () => await api.get<Page<CannedResponse>>('/canned-responses', { filter: { content: applied }, per_page: 100 }), [applied])
+  const [editing, setEditing] = useState<number | null>(null)
+  const [done, setDone] = useState('')
+  const remove = useAction(async (response: CannedResponse) => {
+    if (!window.confirm(t('common.confirmDelete', { name: response.name }))) return
+    await api.delete(`/canned-responses/${response.id}`)
+    setDone(t('common.deleted'))
+    responses.reload()
+  })
+  const saved = () => { setEditing(null); setDone(t('common.saved')); responses.reload() }
+  const current = responses.data?.data.find((r) => r.id === editing)
+  return (
+    <section>
+      <PageHeader title={t('canned.title')} />
+      <form class="filters" role="search" aria-label={t('canned.search')} onSubmit={(e) => { e.preventDefault(); setApplied(search.trim()) }}>
+        <Field label={t('canned.search')} name="search" type="search" value={search} onValue={setSearch} />
+        <button type="submit">{t('inbox.searchButton')}</button>
+      </form>
+      <ErrorBanner error={responses.error ?? remove.error} />
+      {done !== '' ? <StatusMessage message={done} /> : null}
+      {responses.data === undefined ? <Loading /> : null}
+      <ul class="card-list" aria-label={t('canned.title')}>
+        {(responses.data?.data ?? []).map((r) => (
+          <li key={r.id} class="card">
+            <h2>{r.name} {r.global ? <span class="badge">{t('canned.globalBadge')}</span> : null}</h2>
+            <div class="prose" dangerouslySetInnerHTML={{ __html: r.body }} />
+            <div class="row-actions">
+              <button type="button" onClick={() => { setEditing(r.id) }}>{t('common.edit')}<span class="visually-hidden"> {r.name}</span></button>
+              <button type="button" class="danger" onClick={() => { void remove.run(r) }}>{t('common.delete')}<span class="visually-hidden"> {r.name}</span></button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {current !== undefined
+        ? <CannedForm key={current.id} response={current} onSaved={saved} onCancel={() => { setEditing(null) }} />
+        : <CannedForm key="new" onSaved={saved} />}
+    </section>
+  )
+}

@@ -1,0 +1,98 @@
+import { useState } from 'preact/hooks'
+import { api, type Page } from '../api.js'
+import { useAction, useAsync } from '../hooks.js'
+import { loadCategories } from '../data.js'
+import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox } from '../components/ui.js'
+import { t, type MessageKey } from '../../messages/index.js'
+import type { Category, CustomField } from '../types.js'
+
+const types = ['text', 'text-area', 'select-box'] as const
+
+function FieldForm ({ field, categories, assigned, onSaved, onCancel }: { field?: CustomField, categories: Category[], assigned: number[], onSaved: () => void, onCancel?: () => void }) {
+  const [title, setTitle] = useState(field?.title ?? '')
+  const [type, setType] = useState<string>(field?.type ?? 'text')
+  const [options, setOptions] = useState((field?.meta ?? []).join('\n'))
+  const [required, setRequired] = useState(field?.required ?? false)
+  const [description, setDescription] = useState(field?.description ?? '')
+  const [placeholder, setPlaceholder] = useState(field?.placeholder ?? '')
+  const [chosen, setChosen] = useState<number[]>(assigned)
+  const save = useAction(async () => {
+    const body = {
+      title, type, required, categories: chosen,
+      ...(description !== '' ? { description } : {}),
+      ...(placeholder !== '' ? { placeholder } : {}),
+      ...(type === 'select-box' ? { options: options.split('\n').map((o) => o.trim()).filter((o) => o !== '') } : {})
+    }
+    if (field === undefined) await api.post('/fields', body)
+    else await api.patch(`/fields/${field.id}`, body)
+    if (field === undefined) { setTitle(''); setOptions(''); setRequired(false); setDescription(''); setPlaceholder(''); setChosen([]) }
+    onSaved()
+  })
+  const heading = field === undefined ? t('fields.create') : t('fields.editTitle', { name: field.title })
+  return (
+    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
+      <h2>{heading}</h2>
+      <ErrorBanner error={save.error} />
+      <Field label={t('fields.fieldTitle')} name="title" value={title} onValue={setTitle} error={save.error} maxLength={100} required />
+      <Field label={t('fields.type')} name="type" value={type} onValue={setType} error={save.error} options={types.map((v) => ({ value: v, label: t(`fields.type.${v}` as MessageKey) }))} />
+      {type === 'select-box' ? <Field label={t('fields.options')} name="options" value={options} onValue={setOptions} error={save.error} multiline hint={t('fields.optionsHint')} required /> : null}
+      <Field label={t('fields.description')} name="description" value={description} onValue={setDescription} error={save.error} maxLength={250} />
+      <Field label={t('fields.placeholder')} name="placeholder" value={placeholder} onValue={setPlaceholder} error={save.error} maxLength={100} />
+      <Checkbox label={t('fields.required')} name="required" checked={required} onChange={setRequired} />
+      <fieldset>
+        <legend>{t('fields.categories')}</legend>
+        {categories.map((c) => <Checkbox key={c.id} label={c.name} checked={chosen.includes(c.id)} onChange={(value) => { setChosen(value ? [...chosen, c.id] : chosen.filter((id) => id !== c.id)) }} />)}
+      </fieldset>
+      <div class="row-actions">
+        <button type="submit" class="primary" disabled={save.pending}>{field === undefined ? t('common.create') : t('common.save')}</button>
+        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
+      </div>
+    </form>
+  )
+}
+
+export default function Fields () {
+  const fields = useAsync(async () => await api.get<Page<CustomField>>('/fields', { include: ['categories-count'], per_page: 100 }), [])
+  const categories = useAsync(async () => await loadCategories(true), [])
+  const [editing, setEditing] = useState<number | null>(null)
+  const [done, setDone] = useState('')
+  const remove = useAction(async (field: CustomField) => {
+    if (!window.confirm(t('common.confirmDelete', { name: field.title }))) return
+    await api.delete(`/fields/${field.id}`)
+    setDone(t('common.deleted'))
+    fields.reload()
+  })
+  const saved = () => { setEditing(null); setDone(t('common.saved')); fields.reload(); categories.reload() }
+  const current = fields.data?.data.find((f) => f.id === editing)
+  const assignedTo = (id: number) => (categories.data ?? []).filter((c) => (c.fields ?? []).some((f) => f.id === id)).map((c) => c.id)
+  return (
+    <section>
+      <PageHeader title={t('fields.title')} />
+      <ErrorBanner error={fields.error ?? remove.error} />
+      {done !== '' ? <StatusMessage message={done} /> : null}
+      {fields.data === undefined ? <Loading /> : null}
+      <table class="data-table" aria-label={t('fields.title')}>
+        <thead><tr><th scope="col">{t('fields.fieldTitle')}</th><th scope="col">{t('fields.type')}</th><th scope="col">{t('fields.required')}</th><th scope="col">{t('fields.categories')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
+        <tbody>
+          {(fields.data?.data ?? []).map((f) => (
+            <tr key={f.id}>
+              <td>{f.title}</td>
+              <td>{t(`fields.type.${f.type}` as MessageKey)}</td>
+              <td>{f.required ? t('common.yes') : t('common.no')}</td>
+              <td>{f.categories_count ?? ''}</td>
+              <td><div class="row-actions">
+                <button type="button" onClick={() => { setEditing(f.id) }}>{t('common.edit')}<span class="visually-hidden"> {f.title}</span></button>
+                <button type="button" class="danger" onClick={() => { void remove.run(f) }}>{t('common.delete')}<span class="visually-hidden"> {f.title}</span></button>
+              </div></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {categories.data === undefined
+        ? <Loading />
+        : current !== undefined
+          ? <FieldForm key={current.id} field={current} categories={categories.data} assigned={assignedTo(current.id)} onSaved={saved} onCancel={() => { setEditing(null) }} />
+          : <FieldForm key="new" categories={categories.data} assigned={[]} onSaved={saved} />}
+    </section>
+  )
+}

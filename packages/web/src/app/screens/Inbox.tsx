@@ -1,0 +1,144 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { Link, useLocation } from 'wouter-preact'
+import { api, type Page } from '../api.js'
+import { useAsync } from '../hooks.js'
+import { useSession } from '../session.js'
+import { loadCategories } from '../data.js'
+import { isUnread } from '../dates.js'
+import { requestComposerFocus } from '../intents.js'
+import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName } from '../components/ui.js'
+import { t } from '../../messages/index.js'
+import type { Ticket } from '../types.js'
+
+const PER_PAGE = 25
+
+export default function Inbox () {
+  const { user } = useSession()
+  const [, navigate] = useLocation()
+  const [search, setSearch] = useState('')
+  const [appliedSearch, setAppliedSearch] = useState('')
+  const [status, setStatus] = useState('1,2')
+  const [category, setCategory] = useState('')
+  const [assigned, setAssigned] = useState('')
+  const [sort, setSort] = useState('-updated_at')
+  // Cursor paging: the cursors of the pages before this one, so "Previous" needs no prev_cursor arithmetic.
+  const [cursors, setCursors] = useState<string[]>([''])
+  const cursor = cursors[cursors.length - 1] ?? ''
+  const [selected, setSelected] = useState(0)
+  const list = useRef<HTMLTableSectionElement>(null)
+
+  const categories = useAsync(async () => await loadCategories(), [])
+  const tickets = useAsync(async () => await api.get<Page<Ticket>>('/tickets', {
+    include: ['user', 'category', 'agent', 'last_read_by_me', 'replies-count'],
+    sort,
+    filter: {
+      status,
+      categories: category,
+      agents: assigned === 'me' ? user?.id : undefined,
+      search: appliedSearch
+    },
+    per_page: PER_PAGE,
+    cursor
+  }), [status, category, assigned, sort, appliedSearch, cursor])
+
+  useEffect(() => { setCursors(['']) }, [status, category, assigned, sort, appliedSearch])
+  useEffect(() => { setSelected(0) }, [tickets.data])
+
+  const rows = tickets.data?.data ?? []
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null
+      if (target !== null && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return
+      if (event.ctrlKey || event.metaKey || event.altKey) return
+      const focusRow = (index: number) => {
+        setSelected(index)
+        list.current?.querySelectorAll<HTMLAnchorElement>('a.ticket-link')[index]?.focus()
+      }
+      const ticket = rows[selected]
+      if (event.key === 'j') { event.preventDefault(); focusRow(Math.min(selected + 1, rows.length - 1)) }
+      else if (event.key === 'k') { event.preventDefault(); focusRow(Math.max(selected - 1, 0)) }
+      else if (event.key === 'Enter' && ticket !== undefined && target?.tagName !== 'A' && target?.tagName !== 'BUTTON') { event.preventDefault(); navigate(`/tickets/${ticket.id}`) }
+      else if (event.key === 'r' && ticket !== undefined) { event.preventDefault(); requestComposerFocus(ticket.id); navigate(`/tickets/${ticket.id}`) }
+      else if (event.key === '/') { event.preventDefault(); document.querySelector<HTMLInputElement>('.filters input[name="search"]')?.focus() }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => { window.removeEventListener('keydown', onKey) }
+  }, [rows, selected, navigate])
+
+  const categoryOptions = [{ value: '', label: t('inbox.allCategories') }, ...(categories.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))]
+  const nextCursor = tickets.data?.meta.next_cursor ?? null
+
+  return (
+    <section aria-labelledby="inbox-title">
+      <PageHeader title={t('inbox.title')} />
+      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()) }}>
+        <Field label={t('inbox.search')} name="search" type="search" value={search} onValue={setSearch} />
+        <Field label={t('inbox.status')} name="status" value={status} onValue={setStatus} options={[
+          { value: '1,2', label: t('inbox.status.active') },
+          { value: '1', label: t('ticket.status.open') },
+          { value: '2', label: t('ticket.status.pending') },
+          { value: '3', label: t('ticket.status.closed') },
+          { value: '', label: t('inbox.status.all') }
+        ]} />
+        <Field label={t('inbox.category')} name="category" value={category} onValue={setCategory} options={categoryOptions} />
+        <Field label={t('inbox.assigned')} name="assigned" value={assigned} onValue={setAssigned} options={[
+          { value: '', label: t('inbox.assigned.anyone') },
+          { value: 'me', label: t('inbox.assigned.me') }
+        ]} />
+        <Field label={t('inbox.sort')} name="sort" value={sort} onValue={setSort} options={[
+          { value: '-updated_at', label: t('inbox.sort.updated') },
+          { value: '-created_at', label: t('inbox.sort.newest') },
+          { value: 'created_at', label: t('inbox.sort.oldest') },
+          { value: 'title', label: t('inbox.sort.title') }
+        ]} />
+        <button type="submit">{t('inbox.searchButton')}</button>
+      </form>
+      <ErrorBanner error={tickets.error} />
+      {tickets.loading && tickets.data === undefined ? <Loading /> : null}
+      {tickets.data !== undefined && rows.length === 0 ? <p role="status">{t('inbox.empty')}</p> : null}
+      {rows.length > 0
+        ? (
+          <table class="ticket-table" aria-label={t('inbox.listLabel')} aria-busy={tickets.loading}>
+            <thead>
+              <tr>
+                <th scope="col">{t('inbox.col.ticket')}</th>
+                <th scope="col">{t('inbox.col.customer')}</th>
+                <th scope="col">{t('inbox.col.status')}</th>
+                <th scope="col">{t('inbox.col.category')}</th>
+                <th scope="col">{t('inbox.col.agent')}</th>
+                <th scope="col">{t('inbox.col.updated')}</th>
+              </tr>
+            </thead>
+            <tbody ref={list}>
+              {rows.map((ticket, index) => {
+                const unread = isUnread(ticket.updated_at, ticket.last_read_by_me)
+                return (
+                  <tr key={ticket.id} class={`${index === selected ? 'selected' : ''}${unread ? ' unread' : ''}`}>
+                    <td data-label={t('inbox.col.ticket')}>
+                      {unread ? <span class="unread-dot" title={t('inbox.unread')}><span class="visually-hidden">{t('inbox.unread')}: </span></span> : null}
+                      <Link class="ticket-link" href={`/tickets/${ticket.id}`} onFocus={() => { setSelected(index) }}>
+                        #{ticket.id} {ticket.title}
+                      </Link>
+                      {ticket.replies_count !== undefined ? <span class="muted"> · {t('inbox.replies', { count: ticket.replies_count })}</span> : null}
+                    </td>
+                    <td data-label={t('inbox.col.customer')}>{personName(ticket.user)}</td>
+                    <td data-label={t('inbox.col.status')}><StatusBadge status={ticket.status} /></td>
+                    <td data-label={t('inbox.col.category')}>{ticket.category?.name ?? ''}</td>
+                    <td data-label={t('inbox.col.agent')}>{ticket.agent !== null && ticket.agent !== undefined ? personName(ticket.agent) : <span class="muted">{t('inbox.unassigned')}</span>}</td>
+                    <td data-label={t('inbox.col.updated')}><DateTime value={ticket.updated_at} /></td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+          )
+        : null}
+      <nav class="pager" aria-label={t('inbox.paging')}>
+        <button type="button" disabled={cursors.length <= 1} onClick={() => { setCursors(cursors.slice(0, -1)) }}>{t('common.previous')}</button>
+        <button type="button" disabled={nextCursor === null} onClick={() => { if (nextCursor !== null) setCursors([...cursors, nextCursor]) }}>{t('common.next')}</button>
+      </nav>
+      <p class="hint">{t('inbox.keyboardHint')}</p>
+    </section>
+  )
+}

@@ -1,0 +1,156 @@
+import { useState } from 'preact/hooks'
+import { api, type Page } from '../api.js'
+import { useAction, useAsync } from '../hooks.js'
+import { loadCategories } from '../data.js'
+import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, DateTime } from '../components/ui.js'
+import { SortableRows } from '../components/Sortable.js'
+import { t, type MessageKey } from '../../messages/index.js'
+import type { Article, Category, Collection } from '../types.js'
+
+const visibilities = [1, 2, 3, 4]
+
+function CollectionForm ({ categories, collection, onSaved }: { categories: Category[], collection?: Collection, onSaved: () => void }) {
+  const [name, setName] = useState(collection?.name ?? '')
+  const [category, setCategory] = useState(String(collection?.category_id ?? categories[0]?.id ?? ''))
+  const [visibility, setVisibility] = useState(String(collection?.visibility ?? 1))
+  const save = useAction(async () => {
+    const body = { name, category_id: Number(category), visibility: Number(visibility) }
+    if (collection === undefined) await api.post('/article-collections', body)
+    else await api.post(`/article-collections/${collection.id}`, body)
+    if (collection === undefined) setName('')
+    onSaved()
+  })
+  const heading = collection === undefined ? t('kb.createCollection') : t('kb.editCollection', { name: collection.name })
+  return (
+    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
+      <h2>{heading}</h2>
+      <ErrorBanner error={save.error} />
+      <Field label={t('kb.collectionName')} name="name" value={name} onValue={setName} error={save.error} required />
+      <Field label={t('kb.category')} name="category_id" value={category} onValue={setCategory} error={save.error} options={categories.map((c) => ({ value: String(c.id), label: c.name }))} />
+      <Field label={t('kb.visibility')} name="visibility" value={visibility} onValue={setVisibility} error={save.error} options={visibilities.map((v) => ({ value: String(v), label: t(`kb.visibility.${v}` as MessageKey) }))} />
+      <button type="submit" class="primary" disabled={save.pending}>{collection === undefined ? t('common.create') : t('common.save')}</button>
+    </form>
+  )
+}
+
+function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: Collection, article?: Article, onSaved: () => void, onCancel: () => void }) {
+  const [title, setTitle] = useState(article?.title ?? '')
+  const [body, setBody] = useState(article?.body ?? '')
+  const [status, setStatus] = useState(article === undefined || article.published_at === null ? 'draft' : 'published')
+  const save = useAction(async () => {
+    const payload = { title, body, status, category: collection.category_id, collection: collection.id }
+    if (article === undefined) await api.post('/articles', payload)
+    else await api.patch(`/articles/${article.id}`, payload)
+    onSaved()
+  })
+  const heading = article === undefined ? t('kb.createArticle') : t('kb.editArticle', { name: article.title })
+  return (
+    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
+      <h3>{heading}</h3>
+      <ErrorBanner error={save.error} />
+      <Field label={t('kb.articleTitle')} name="title" value={title} onValue={setTitle} error={save.error} maxLength={250} required />
+      <Field label={t('kb.articleBody')} name="body" value={body} onValue={setBody} error={save.error} multiline hint={t('kb.articleBodyHint')} required />
+      <Field label={t('kb.status')} name="status" value={status} onValue={setStatus} error={save.error}
+        options={[{ value: 'draft', label: t('kb.draft') }, { value: 'published', label: t('kb.published') }]} />
+      <div class="row-actions">
+        <button type="submit" class="primary" disabled={save.pending}>{t('common.save')}</button>
+        <button type="button" onClick={onCancel}>{t('common.cancel')}</button>
+      </div>
+    </form>
+  )
+}
+
+function Articles ({ collection, onChanged }: { collection: Collection, onChanged: () => void }) {
+  const articles = useAsync(async () => (await api.get<Page<Article>>('/articles', { filter: { collection: collection.id }, sort: 'order', per_page: 100 })).data, [collection.id])
+  const [editing, setEditing] = useState<number | 'new' | null>(null)
+  const [done, setDone] = useState('')
+  const order = useAction(async (ids: number[]) => {
+    await api.post('/articles/order', { order: ids })
+    setDone(t('common.orderSaved'))
+    articles.reload()
+  })
+  const remove = useAction(async (article: Article) => {
+    if (!window.confirm(t('common.confirmDelete', { name: article.title }))) return
+    await api.delete(`/articles/${article.id}`)
+    setDone(t('common.deleted'))
+    articles.reload()
+    onChanged()
+  })
+  const items = (articles.data ?? []).map((a) => ({ ...a, name: a.title }))
+  const current = items.find((a) => a.id === editing)
+  const saved = () => { setEditing(null); setDone(t('common.saved')); articles.reload(); onChanged() }
+  return (
+    <section class="panel" aria-labelledby="articles-title">
+      <h2 id="articles-title">{t('kb.articlesOf', { name: collection.name })}</h2>
+      <ErrorBanner error={articles.error ?? order.error ?? remove.error} />
+      {done !== '' ? <StatusMessage message={done} /> : null}
+      {articles.data === undefined ? <Loading /> : null}
+      {items.length === 0 && articles.data !== undefined ? <p class="muted">{t('kb.noArticles')}</p> : null}
+      <table class="data-table" aria-label={t('kb.articlesOf', { name: collection.name })}>
+        <thead><tr><th scope="col"><span class="visually-hidden">{t('categories.order')}</span></th><th scope="col">{t('kb.articleTitle')}</th><th scope="col">{t('kb.status')}</th><th scope="col">{t('common.actions')}</th><th scope="col">{t('categories.order')}</th></tr></thead>
+        <tbody>
+          <SortableRows items={items} onReorder={(ids) => { void order.run(ids) }} render={(a) => (
+            <>
+              <td>{a.title}</td>
+              <td>{a.published_at === null ? <span class="badge">{t('kb.draft')}</span> : <span class="badge badge-status-1">{t('kb.published')}</span>} <span class="muted"><DateTime value={a.updated_at} /></span></td>
+              <td><div class="row-actions">
+                <button type="button" onClick={() => { setEditing(a.id) }}>{t('common.edit')}<span class="visually-hidden"> {a.title}</span></button>
+                <button type="button" class="danger" onClick={() => { void remove.run(a) }}>{t('common.delete')}<span class="visually-hidden"> {a.title}</span></button>
+              </div></td>
+            </>
+          )} />
+        </tbody>
+      </table>
+      {editing === null ? <button type="button" class="primary" onClick={() => { setEditing('new') }}>{t('kb.createArticle')}</button> : null}
+      {editing === 'new' ? <ArticleForm collection={collection} onSaved={saved} onCancel={() => { setEditing(null) }} /> : null}
+      {current !== undefined ? <ArticleForm key={current.id} collection={collection} article={current} onSaved={saved} onCancel={() => { setEditing(null) }} /> : null}
+    </section>
+  )
+}
+
+export default function KnowledgeBase () {
+  const collections = useAsync(async () => (await api.get<Page<Collection>>('/article-collections', { include: ['articles-count'], sort: 'order', per_page: 100 })).data, [])
+  const categories = useAsync(async () => await loadCategories(), [])
+  const [selected, setSelected] = useState<number | null>(null)
+  const [done, setDone] = useState('')
+  const order = useAction(async (ids: number[]) => {
+    await api.post('/article-collections/order', { order: ids })
+    setDone(t('common.orderSaved'))
+    collections.reload()
+  })
+  const remove = useAction(async (collection: Collection) => {
+    if (!window.confirm(t('common.confirmDelete', { name: collection.name }))) return
+    await api.delete(`/article-collections/${collection.id}`)
+    if (selected === collection.id) setSelected(null)
+    collections.reload()
+  })
+  const items = collections.data ?? []
+  const current = items.find((c) => c.id === selected)
+  return (
+    <section>
+      <PageHeader title={t('kb.title')} />
+      <ErrorBanner error={collections.error ?? order.error ?? remove.error} />
+      {done !== '' ? <StatusMessage message={done} /> : null}
+      {collections.data === undefined ? <Loading /> : null}
+      <p class="hint">{t('common.dragHint')}</p>
+      <table class="data-table" aria-label={t('kb.collections')}>
+        <thead><tr><th scope="col"><span class="visually-hidden">{t('categories.order')}</span></th><th scope="col">{t('kb.collectionName')}</th><th scope="col">{t('kb.visibility')}</th><th scope="col">{t('kb.articles')}</th><th scope="col">{t('common.actions')}</th><th scope="col">{t('categories.order')}</th></tr></thead>
+        <tbody>
+          <SortableRows items={items} onReorder={(ids) => { void order.run(ids) }} render={(c) => (
+            <>
+              <td>{c.name}</td>
+              <td>{t(`kb.visibility.${c.visibility}` as MessageKey)}</td>
+              <td>{c.articles_count ?? ''}</td>
+              <td><div class="row-actions">
+                <button type="button" aria-pressed={selected === c.id} onClick={() => { setSelected(c.id) }}>{t('kb.openCollection')}<span class="visually-hidden"> {c.name}</span></button>
+                <button type="button" class="danger" onClick={() => { void remove.run(c) }}>{t('common.delete')}<span class="visually-hidden"> {c.name}</span></button>
+              </div></td>
+            </>
+          )} />
+        </tbody>
+      </table>
+      {current !== undefined ? <Articles key={current.id} collection={current} onChanged={collections.reload} /> : null}
+      {categories.data !== undefined ? <CollectionForm categories={categories.data} onSaved={() => { setDone(t('common.saved')); collections.reload() }} /> : null}
+    </section>
+  )
+}

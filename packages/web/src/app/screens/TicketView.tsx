@@ -1,0 +1,119 @@
+import { Fragment } from 'preact'
+import { useEffect, useMemo, useState } from 'preact/hooks'
+import { Link } from 'wouter-preact'
+import { api, type Page } from '../api.js'
+import { useAsync } from '../hooks.js'
+import { useSession } from '../session.js'
+import { loadCategories } from '../data.js'
+import { subscribeToChanges } from '../live.js'
+import { takeComposerFocus } from '../intents.js'
+import { ErrorBanner, Loading, StatusBadge, DateTime, personName } from '../components/ui.js'
+import { AttachmentList } from '../components/Attachments.js'
+import { Composer } from '../components/Composer.js'
+import { TicketControls } from '../components/TicketControls.js'
+import { CustomerPanel } from '../components/CustomerPanel.js'
+import { t } from '../../messages/index.js'
+import type { Comment, Ticket } from '../types.js'
+
+function ThreadEntry ({ comment }: { comment: Comment }) {
+  const isNote = comment.type === 2
+  return (
+    <article class={`entry ${isNote ? 'entry-note' : 'entry-reply'}`} aria-label={isNote ? t('thread.noteBy', { name: personName(comment.user) }) : t('thread.replyBy', { name: personName(comment.user) })}>
+      <header>
+        <strong>{personName(comment.user)}</strong>
+        {isNote ? <span class="badge badge-note">{t('thread.internalNote')}</span> : null}
+        {!isNote && comment.private ? <span class="badge">{t('thread.privateReply')}</span> : null}
+        <span class="muted"> · <DateTime value={comment.created_at} /></span>
+      </header>
+      <div class="prose" dangerouslySetInnerHTML={{ __html: comment.body }} />
+      <AttachmentList attachments={comment.attachments} />
+    </article>
+  )
+}
+
+export default function TicketView ({ id }: { id: number }) {
+  const { user, isStaff, can } = useSession()
+  const [focusComposer] = useState(() => takeComposerFocus(id))
+  const ticket = useAsync(async () => (await api.get<{ data: Ticket }>(`/tickets/${id}`, { include: ['user', 'category', 'agent', 'attachments'] })).data, [id])
+  const comments = useAsync(async () => (await api.get<Page<Comment>>(`/tickets/${id}/comments`, { include: ['user', 'attachments'], per_page: 100 })).data, [id])
+  const categories = useAsync(async () => await loadCategories(), [])
+
+  useEffect(() => subscribeToChanges(() => { ticket.reload(); comments.reload() }), [id])
+
+  // `r` focuses the composer here too, as it opens it from the inbox.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null
+      if (target !== null && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return
+      if (event.key !== 'r' || event.ctrlKey || event.metaKey || event.altKey) return
+      const box = document.querySelector<HTMLTextAreaElement>('.composer textarea')
+      if (box !== null) { event.preventDefault(); box.focus() }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => { window.removeEventListener('keydown', onKey) }
+  }, [])
+
+  const fieldTitles = useMemo(() => {
+    const titles = new Map<string, string>()
+    for (const category of categories.data ?? []) for (const field of category.fields ?? []) titles.set(String(field.id), field.title)
+    return titles
+  }, [categories.data])
+
+  if (ticket.data === undefined) {
+    return ticket.error !== undefined
+      ? <section><h1>{t('ticket.loadFailed')}</h1><ErrorBanner error={ticket.error} /></section>
+      : <Loading />
+  }
+  const current = ticket.data
+  const answers = Object.entries(current.additional.fields ?? {})
+  const owner = current.user_id === user?.id
+  const mayComment = isStaff || owner
+  const refresh = () => { ticket.reload(); comments.reload() }
+
+  return (
+    <div class="ticket-layout">
+      <section class="ticket-main" aria-labelledby="ticket-title">
+        <p><Link href={isStaff ? '/' : '/portal'}>{isStaff ? t('ticket.backToInbox') : t('ticket.backToMyTickets')}</Link></p>
+        <h1 id="ticket-title">#{current.id} {current.title}</h1>
+        <p class="ticket-meta">
+          <StatusBadge status={current.status} />
+          {' '}{current.category?.name ?? ''}
+          {' · '}{t('ticket.openedBy', { name: personName(current.user) })}{' · '}<DateTime value={current.created_at} />
+        </p>
+        <article class="entry entry-reply entry-first" aria-label={t('thread.original')}>
+          <div class="prose" dangerouslySetInnerHTML={{ __html: current.body }} />
+          <AttachmentList attachments={current.attachments} />
+        </article>
+        {answers.length > 0 || current.additional.purchase_code !== undefined
+          ? (
+            <section class="panel" aria-labelledby="answers-title">
+              <h2 id="answers-title">{t('ticket.fieldAnswers')}</h2>
+              <dl class="details">
+                {answers.map(([fieldId, value]) => <Fragment key={fieldId}><dt>{fieldTitles.get(fieldId) ?? t('ticket.fieldFallback', { id: fieldId })}</dt><dd>{value}</dd></Fragment>)}
+                {current.additional.purchase_code !== undefined ? <><dt>{t('ticket.purchaseCode')}</dt><dd>{current.additional.purchase_code}</dd></> : null}
+              </dl>
+            </section>
+            )
+          : null}
+        <h2>{t('thread.title')}</h2>
+        <ErrorBanner error={comments.error} />
+        {comments.data === undefined && comments.loading ? <Loading /> : null}
+        {comments.data !== undefined && comments.data.length === 0 ? <p class="muted">{t('thread.empty')}</p> : null}
+        <div class="thread" aria-live="polite">
+          {(comments.data ?? []).map((comment) => <ThreadEntry key={comment.id} comment={comment} />)}
+        </div>
+        {mayComment
+          ? <Composer ticketId={current.id} staff={isStaff} closed={current.status === 3} autoFocus={focusComposer} onSent={refresh} />
+          : <p class="muted">{t('ticket.readOnly')}</p>}
+      </section>
+      {isStaff
+        ? (
+          <aside class="ticket-side" aria-label={t('ticket.sidebar')}>
+            <TicketControls ticket={current} categories={categories.data ?? []} onChanged={refresh} />
+            {can('manage_customers') ? <CustomerPanel customerId={current.user_id} /> : null}
+          </aside>
+          )
+        : null}
+    </div>
+  )
+}

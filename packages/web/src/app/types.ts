@@ -1,0 +1,150 @@
+/** Resource shapes as the public API returns them (docs/http-api.md, SERVICE-SPEC.md, CONTRACT.md). */
+export type UserType = 'admin' | 'agent' | 'customer'
+
+export interface SessionUser {
+  id: number
+  type: UserType
+  first_name: string
+  last_name: string
+  email: string
+  avatar: string
+}
+
+export interface Person {
+  id: number
+  first_name: string
+  last_name: string
+  email: string
+  avatar?: string
+  type?: UserType
+}
+
+export type Permissions = Record<string, boolean>
+export const PERMISSION_KEYS = ['view_all_tickets', 'manage_customers', 'manage_articles', 'assign_tickets', 'delete_tickets'] as const
+export type PermissionKey = typeof PERMISSION_KEYS[number]
+
+export interface Category {
+  id: number
+  name: string
+  order: number
+  purchase_verification: number
+  marketplace_item_id: number | null
+  thumbnail: string | null
+  fields?: CustomField[]
+}
+
+export interface CustomField {
+  id: number
+  type: 'select-box' | 'text' | 'text-area'
+  title: string
+  placeholder: string | null
+  description: string | null
+  required: boolean
+  meta: string[]
+  categories_count?: number
+}
+
+export interface Attachment {
+  id: string
+  name: string
+  mime_type: string
+  size: number
+}
+
+export interface Comment {
+  id: number
+  body: string
+  preview: string
+  type: 1 | 2
+  private: boolean
+  created_at: string
+  user?: Person | null
+  attachments?: Attachment[]
+}
+
+export interface Ticket {
+  id: number
+  user_id: number
+  title: string
+  body: string
+  status: 1 | 2 | 3
+  private: boolean
+  additional: { fields?: Record<string, string>, purchase_code?: string }
+  category_id: number
+  assigned_agent_id: number | null
+  created_at: string
+  updated_at: string
+  user?: Person | null
+  agent?: Person | null
+  category?: Category | null
+  attachments?: Attachment[]
+  last_read_by_me?: string | null
+  replies_count?: number
+}
+
+export interface Customer extends Person {
+  company: string | null
+  status: number
+  created_at: string
+  last_login_at: string | null
+  tickets_count?: number
+}
+
+export interface CustomerNote {
+  id: number
+  text: string
+  created_at: string
+  creator?: Person | null
+}
+
+export interface Agent extends Person {
+  role: 1 | 2
+  status: number
+}
+
+export interface CannedResponse {
+  id: number
+  name: string
+  body: string
+  global: boolean
+}
+
+export interface Collection {
+  id: number
+  category_id: number
+  name: string
+  order: number
+  visibility: number
+  articles_count?: number
+}
+
+export interface Article {
+  id: number
+  title: string
+  slug: string
+  body: string
+  order: number
+  category_id: number
+  collection_id: number
+  published_at: string | null
+  updated_at: string
+}
+
+export interface Notification {
+  id: string
+  type: string
+  data: { ticket?: { id: number, title: string } }
+  author: { id: number, name: string } | null
+  read_at: string | null
+  created_at: string
+}
+
+export interface ImportJob {
+  id: number
+  status: 'queued' | 'running' | 'completed' | 'failed'
+  total: number
+  processed: number
+  created: number
+  failed: number
+  message: string | null
+}

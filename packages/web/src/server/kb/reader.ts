@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import {
+  articleList, collectionList, knowledgeBaseScope, parseListQuery,
+  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type KnowledgeBaseScope, type RawListQuery
+} from '@helpdesk/core'
+import type {} from '@helpdesk/fastify'
+
+export type CollectionWithCategory = ArticleCollection & { category?: Category | null }
+export type ArticleWithCollection = Article & { collection?: ArticleCollection | null }
+
+/** Search answers at most this many articles (title matches first, then body matches). */
+export const SEARCH_LIMIT = 20
+/** A sitemap file holds at most 50,000 URLs. */
+const SITEMAP_MAX = 50_000
+
+/**
+ * Who reads the page, decided by the API itself: the request's cookie (the
+ * console's session, or a host app's own login) and Authorization header are
+ * replayed to `GET <apiPrefix>/auth/session` from the caller's address, so
+ * the KB pages and the API always agree. Anonymous without those headers.
+ */
+export async function readerOf (app: FastifyInstance, apiPrefix: string, request: FastifyRequest): Promise<Actor | null> {
+  const { cookie, authorization } = request.headers
+  if (cookie === undefined && authorization === undefined) return null
+  const res = await app.inject({
+    method: 'GET',
+    url: `${apiPrefix}/auth/session`,
+    remoteAddress: request.ip,
+    headers: { ...(cookie !== undefined ? { cookie } : {}), ...(authorization !== undefined ? { authorization } : {}) }
+  })
+  if (res.statusCode !== 200) return null
+  const id = (res.json() as { data: { user: { id: number } } }).data.user.id
+  return await app.helpdesk.context.store.users.findById(id)
+}
+
+/**
+ * The knowledge base as a reader sees it on the public pages: the API's
+ * visibility rule (core's `knowledgeBaseScope`), with drafts left out for
+ * everybody, staff included: these pages are what the public sees.
+ */
+export class KnowledgeBaseReader {
+  private constructor (private readonly helpdesk: Helpdesk, private readonly scope: KnowledgeBaseScope) {}
+
+  static async for (helpdesk: Helpdesk, actor: Actor | null): Promise<KnowledgeBaseReader> {
+    const scope = await knowledgeBaseScope(helpdesk.context, actor)
+    return new KnowledgeBaseReader(helpdesk, { ...scope, drafts: false })
+  }
+
+  /** Every collection the reader may see (in the console's order), each with its category. */
+  async collections (): Promise<CollectionWithCategory[]> {
+    const query = parseListQuery(collectionList, { include: 'category', per_page: 100 })
+    return (await this.helpdesk.context.store.collections.list(this.scope, query)).items as CollectionWithCategory[]
+  }
+
+  async collection (id: number): Promise<ArticleCollection | null> {
+    return await this.helpdesk.context.store.collections.view(this.scope, id, parseListQuery(collectionList, {}))
+  }
+
+  /** The collection's published articles, in order (the first 100). */
+  async articlesOf (collectionId: number): Promise<Article[]> {
+    return await this.articles({ filters: { collection: String(collectionId) }, sort: 'order', per_page: 100 })
+  }
+
+  async articleBySlug (slug: string): Promise<ArticleWithCollection | null> {
+    const [article] = await this.articles({ filters: { slug }, include: 'collection', per_page: 1 })
+    return article ?? null
+  }
+
+  /** Articles whose title, then whose body, contains the words: two queries whatever the number of hits. */
+  async search (text: string): Promise<Article[]> {
+    const byTitle = await this.articles({ filters: { title: text }, sort: 'title', per_page: SEARCH_LIMIT })
+    const byBody = await this.articles({ filters: { body: text }, sort: 'title', per_page: SEARCH_LIMIT })
+    const seen = new Set(byTitle.map((article) => article.id))
+    return [...byTitle, ...byBody.filter((article) => !seen.has(article.id))].slice(0, SEARCH_LIMIT)
+  }
+
+  /** Every readable article (cursor pages of 100, nothing counted), up to a sitemap's limit. */
+  async allArticles (): Promise<Article[]> {
+    const all: Article[] = []
+    let cursor: string | null = ''
+    while (cursor !== null && all.length < SITEMAP_MAX) {
+      const query = parseListQuery(articleList, { sort: 'order', per_page: 100, cursor })
+      const page = await this.helpdesk.context.store.articles.list(this.scope, query)
+      all.push(...page.items)
+      cursor = page.cursors?.next ?? null
+    }
+    return all.slice(0, SITEMAP_MAX)
+  }
+
+  private async articles (raw: RawListQuery): Promise<ArticleWithCollection[]> {
+    return (await this.helpdesk.context.store.articles.list(this.scope, parseListQuery(articleList, raw))).items as ArticleWithCollection[]
+  }
+}

@@ -1,0 +1,87 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { escapeHtml } from '@helpdesk/core'
+import type { ResolvedWebOptions } from './options.js'
+
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000
+
+/** Paths below the mount the SPA must not answer for: they belong to the API, Swagger UI or the KB pages. */
+function reservedPrefixes (options: ResolvedWebOptions): string[] {
+  return [options.apiPrefix, `${options.base}/docs`, `${options.base}/kb`, `${options.base}/assets`]
+}
+
+function isReserved (path: string, prefixes: string[]): boolean {
+  return prefixes.some((prefix) => prefix !== '' && (path === prefix || path.startsWith(`${prefix}/`)))
+}
+
+/**
+ * The built index.html, told where it is mounted (the page may run no inline
+ * script): its `<base href>` becomes the mount, `<meta name="helpdesk-api">`
+ * the API prefix and `<meta name="helpdesk-kb">` the KB pages; `<html>` also
+ * gets `data-base` and `data-api-prefix`. Under a prefix, root-relative
+ * asset URLs (a build with an absolute base) get it too.
+ */
+export function prepareIndex (html: string, options: ResolvedWebOptions): string {
+  const base = escapeHtml(options.base)
+  const api = escapeHtml(options.apiPrefix)
+  let page = html
+  if (options.base !== '') page = page.replace(/\b(src|href)="\/(?!\/)/g, `$1="${base}/`)
+  return page
+    .replace(/<html\b/i, `<html data-base="${base}/" data-api-prefix="${api}"`)
+    .replace(/<base href="[^"]*"/i, `<base href="${base}/"`)
+    .replace(/(<meta name="helpdesk-api" content=")[^"]*"/i, `$1${api}"`)
+    .replace(/(<meta name="helpdesk-kb" content=")[^"]*"/i, `$1${base}/kb"`)
+}
+
+/** Shown while the app is not built (`pnpm build` makes it): the API, Swagger UI and the KB pages still work. */
+function placeholderIndex (options: ResolvedWebOptions): string {
+  const base = escapeHtml(options.base)
+  return `<!doctype html>
+<html lang="en" data-base="${base}/" data-api-prefix="${escapeHtml(options.apiPrefix)}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${base}/kb/static/kb.css"></head>
+<body><main id="main"><h1>${escapeHtml(options.title)}</h1>
+<p>The web console is not built yet: run <code>pnpm build</code> and restart the server.</p>
+<ul><li><a href="${base}/kb">Knowledge base</a></li><li><a href="${base}/docs">API documentation</a></li></ul>
+</main></body></html>
+`
+}
+
+function sendIndex (reply: FastifyReply, page: string): FastifyReply {
+  return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page)
+}
+
+/**
+ * Serves the single-page app: hashed `assets/*` cached for a year (immutable),
+ * other top-level files of the build for an hour, and index.html (no-cache)
+ * for `/` and every console route below the mount (client-side routing).
+ */
+export async function installApp (app: FastifyInstance, options: ResolvedWebOptions): Promise<void> {
+  const indexFile = join(options.appDir, 'index.html')
+  const built = existsSync(indexFile)
+  let page: string
+  if (built) {
+    page = prepareIndex(readFileSync(indexFile, 'utf8'), options)
+    await app.register(fastifyStatic, { root: options.appDir, serve: false })
+    app.get(`${options.base}/assets/*`, async (request, reply) => {
+      const file = (request.params as { '*': string })['*']
+      return await reply.sendFile(join('assets', file), { maxAge: YEAR_MS, immutable: true })
+    })
+    for (const name of readdirSync(options.appDir)) {
+      if (name === 'index.html' || name.startsWith('.') || !statSync(join(options.appDir, name)).isFile()) continue
+      app.get(`${options.base}/${name}`, async (_request, reply) => await reply.sendFile(name, { maxAge: 60 * 60 * 1000 }))
+    }
+  } else {
+    app.log.warn(`@helpdesk/web: no built console in ${options.appDir} (run pnpm build); serving a placeholder page`)
+    page = placeholderIndex(options)
+  }
+  const reserved = reservedPrefixes(options)
+  app.get(options.base === '' ? '/' : options.base, async (_request, reply) => sendIndex(reply, page))
+  app.get(`${options.base}/*`, async (request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    if (isReserved(path, reserved)) return await reply.code(404).send({ message: 'Not found.' })
+    return sendIndex(reply, page)
+  })
+}
