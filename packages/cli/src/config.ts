@@ -9,6 +9,8 @@ export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file
 export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginOptions, 'prefix' | 'registration' | 'storageDir'>> & {
   rateLimit: false | (RateLimitFileOptions & Pick<RateLimitOptions, 'redis'> & { max: number })
   uploadQuota: UploadQuota
+  /** HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS: webhook deliveries to loopback and private addresses. */
+  webhooks?: { allowPrivateTargets: boolean }
 }
 
 /**
@@ -130,7 +132,10 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       rateLimit: rateLimitOf(flags, env, config),
       storageDir: resolve(cwd, env.HELPDESK_STORAGE_DIR ?? config.storageDir ?? './storage'),
       registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true,
-      uploadQuota: uploadQuotaOf(env, config)
+      uploadQuota: uploadQuotaOf(env, config),
+      ...(env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS !== undefined
+        ? { webhooks: { allowPrivateTargets: bool('HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS', env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS) } }
+        : {})
     },
     configFile: file
   }

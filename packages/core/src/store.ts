@@ -9,6 +9,7 @@ import type { EventLogRepository } from './event-log/event-log.js'
 import type { JobRepository } from './jobs/job.js'
 import type { WebhookRepository } from './webhooks/webhook-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
+import type { EventNotifier } from './stream/event-notifier.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
 import type { CustomerNote } from './users/customer-note.js'
 import type {
@@ -50,6 +51,8 @@ export interface Store {
   readonly jobs: JobRepository
   /** Webhook endpoints and their deliveries. */
   readonly webhooks: WebhookRepository
+  /** Announces committed event-log ids to every instance (the live event stream's signal). */
+  readonly eventNotifier: EventNotifier
   /** Checks the database answers. */
   ping(): Promise<void>
   /**

@@ -21,6 +21,14 @@ export interface RateLimitOptions {
   keyPrefix?: string
 }
 
+/** The live event stream (`GET /events`, docs/event-stream.md). */
+export interface EventStreamPluginOptions {
+  /** Open streams per user on one instance; past it 429. Default 5. */
+  maxConnectionsPerUser?: number
+  /** Milliseconds between heartbeat comments on an idle stream. Default 20,000. */
+  heartbeatMs?: number
+}
+
 /** Options of the Fastify plugin. */
 export interface HelpdeskPluginOptions {
   /** The storage adapter (e.g. `createKnexStore({ url })`). Required unless `helpdesk` is given. */
@@ -70,6 +78,8 @@ export interface HelpdeskPluginOptions {
    * Errors are logged, never returned to the request that caused the event.
    */
   onEvent?: (event: DomainEvent) => void | Promise<void>
+  /** The live event stream (`GET /events`): connection cap and heartbeat. */
+  eventStream?: EventStreamPluginOptions
   /**
    * Run background jobs (imports, upload pruning, webhook deliveries...) in
    * this process: the plugin starts `helpdesk.jobs` when the app is ready and

@@ -30,6 +30,7 @@ import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
 import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
+import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +41,8 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes]
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
+  eventStreamRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = options.helpdesk ?? (() => {

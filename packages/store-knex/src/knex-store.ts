@@ -23,6 +23,9 @@ import { createEventLogRepository } from './repositories/event-log-repository.js
 import { createJobRepository } from './repositories/job-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
+import { createInProcessNotifier } from './notifiers/in-process-notifier.js'
+import { createPostgresNotifier, listenConnectionOf } from './notifiers/postgres-notifier.js'
+import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
 export interface KnexStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` or `postgres://user@host/db`. */
@@ -75,6 +78,8 @@ export class KnexStore implements Store {
   readonly webhooks
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
+  /** Event-log ids this transaction appended: announced once, just before it commits. */
+  private readonly appendedEventIds: number[] = []
 
   constructor (
     readonly knex: Knex,
@@ -82,7 +87,8 @@ export class KnexStore implements Store {
     readonly clock: Clock,
     private readonly inTransaction = false,
     private readonly readMarks = new ReadMarks(knex, dialect),
-    private readonly jobSignal = new JobSignal(knex, dialect)
+    private readonly jobSignal = new JobSignal(knex, dialect),
+    readonly eventNotifier: StoreEventNotifier = dialect.name === 'postgres' ? createPostgresNotifier(listenConnectionOf(knex)) : createInProcessNotifier()
   ) {
     const ctx: RepositoryContext = { db: knex, dialect, clock, readMarks }
     this.users = translated(createUserRepository(ctx), dialect)
@@ -98,7 +104,10 @@ export class KnexStore implements Store {
     this.comments = translated(createCommentRepository(ctx), dialect)
     this.attachments = translated(createAttachmentRepository(ctx), dialect)
     this.imports = translated(createImportRepository(ctx), dialect)
-    this.eventLog = translated(createEventLogRepository(ctx), dialect)
+    this.eventLog = translated(announcing(createEventLogRepository(ctx), async (ids) => {
+      if (inTransaction) this.appendedEventIds.push(...ids)
+      else await eventNotifier.announce(knex, ids)
+    }), dialect)
     this.jobs = translated(createJobRepository(ctx, {
       signal: jobSignal,
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
@@ -111,8 +120,10 @@ export class KnexStore implements Store {
     try {
       let tx: KnexStore | undefined
       const result = await this.knex.transaction(async (trx) => {
-        tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal)
-        return await fn(tx)
+        tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal, this.eventNotifier)
+        const value = await fn(tx)
+        if (tx.appendedEventIds.length > 0) await this.eventNotifier.announce(trx, tx.appendedEventIds)
+        return value
       })
       if (tx?.jobsEnqueued === true) this.jobSignal.fire()
       return result

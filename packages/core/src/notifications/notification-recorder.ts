@@ -1,4 +1,5 @@
 import type { DomainEvent, EventRecorder } from '../events.js'
+import { loggedIdOf } from '../event-log/event-log.js'
 import type { Store } from '../store.js'
 import { TicketEventType } from '../tickets/ticket-events.js'
 import { candidateIds, recipientsOf, ruleFor } from './notification-rules.js'
@@ -31,7 +32,8 @@ export const recordNotifications: EventRecorder = async (tx: Store, event: Domai
   if (recipients.length === 0) return
   const data = rule.data(event)
   const ticketId = ticketIdOf(event)
+  const eventId = loggedIdOf(event)
   await tx.notifications.createMany(recipients.map((userId) => ({
-    user_id: userId, type: event.type, data, author_id: event.actor_id, ticket_id: ticketId
+    user_id: userId, type: event.type, data, author_id: event.actor_id, ticket_id: ticketId, event_id: eventId
   })))
 }

@@ -9,6 +9,8 @@ export interface NewNotification {
   data: NotificationData
   author_id: number | null
   ticket_id: number | null
+  /** The logged event that caused it (`event_log.id`), when it was logged. */
+  event_id?: number | null
 }
 
 /** Notifications, always scoped to their recipient: another user's id behaves as missing. */
@@ -23,4 +25,12 @@ export interface NotificationRepository {
   /** Marks the user's unread notifications read; returns how many. */
   markAllRead(userId: number, readAt: string): Promise<number>
   deleteForTicket(ticketId: number): Promise<number>
+  /**
+   * The users' notifications written by these logged events (`event_id`), in
+   * creation order, in one query whatever the number of users or events (the
+   * event stream reads each batch once for all its subscribers).
+   */
+  forEvents(userIds: number[], eventIds: number[]): Promise<Array<{ event_id: number, notification: Notification }>>
+  /** Unread notifications per user, in one query; users without any are absent. */
+  unreadCounts(userIds: number[]): Promise<Map<number, number>>
 }

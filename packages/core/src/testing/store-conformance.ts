@@ -124,6 +124,47 @@ export function runStoreConformance (makeStore: () => Promise<ConformanceStore>,
       })
     })
 
+    describe('event stream', () => {
+      it('the event notifier hears the ids a transaction appended once it commits, never those of a rollback', async () => {
+        await withStore(async ({ store }) => {
+          const heard: number[] = []
+          const stop = await store.eventNotifier.listen({ ids: (ids) => { heard.push(...ids) }, resync: () => {} })
+          try {
+            const event = { type: 'Test.Happened', actor_id: null, ticket_id: null, payload: {} }
+            await assert.rejects(store.transaction(async (tx) => {
+              await tx.eventLog.append([event])
+              throw new Error('boom')
+            }), /boom/)
+            const ids = await store.transaction(async (tx) => [...await tx.eventLog.append([event]), ...await tx.eventLog.append([event])])
+            const until = Date.now() + 5000
+            while (heard.length < ids.length && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10))
+            assert.deepEqual(heard, ids)
+          } finally {
+            await stop()
+          }
+        })
+      })
+
+      it('reads the notifications written by given events for several users at once, and unread counts per user', async () => {
+        await withStore(async ({ store }) => {
+          const ann = await store.users.create(person(Role.Agent, 'ann@example.com'))
+          const bob = await store.users.create(person(Role.Agent, 'bob@example.com'))
+          const [first, second] = await store.eventLog.append([
+            { type: 'Tickets.TicketCreated', actor_id: null, ticket_id: null, payload: {} },
+            { type: 'Tickets.TicketCreated', actor_id: null, ticket_id: null, payload: {} }
+          ])
+          const note = (userId: number, eventId: number | undefined) => ({ user_id: userId, type: 'Tickets.TicketCreated', data: { author_id: null }, author_id: null, ticket_id: null, event_id: eventId ?? null })
+          await store.notifications.createMany([note(ann.id, first), note(bob.id, first), note(ann.id, second)])
+          const found = await store.notifications.forEvents([ann.id, bob.id], [first ?? 0])
+          assert.deepEqual(found.map((f) => [f.notification.user_id, f.event_id]).sort(), [[ann.id, first], [bob.id, first]].sort())
+          assert.deepEqual(await store.notifications.forEvents([bob.id], [second ?? 0]), [])
+          const counts = await store.notifications.unreadCounts([ann.id, bob.id])
+          assert.equal(counts.get(ann.id), 2)
+          assert.equal(counts.get(bob.id), 1)
+        })
+      })
+    })
+
     describe('auth revision', () => {
       it('moves with every change to a user or their tokens (a login\'s last_login_at alone aside)', async () => {
         await withStore(async ({ store }) => {

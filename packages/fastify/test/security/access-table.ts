@@ -158,6 +158,8 @@ export const accessTable: AccessRow[] = [
 
   // Notifications: the caller's own; another's id is missing, not forbidden.
   row('GET /notifications', 'category', SIGNED_IN, () => ({ url: '/notifications' })),
+  // `poll=true`: the stream answers what is pending and ends, so one request per cell suffices.
+  row('GET /events', 'category', SIGNED_IN, () => ({ url: '/events?poll=true' })),
   row('GET /notifications/:id', 'category', OWNER_ONLY, ({ w }) => ({ url: `/notifications/${w.notification}` })),
   row('POST /notifications/:id/read', 'category', OWNER_ONLY, ({ w }) => ({ url: `/notifications/${w.notification}/read` })),
   row('DELETE /notifications/:id/read', 'category', OWNER_ONLY, ({ w }) => ({ url: `/notifications/${w.notification}/read` })),

@@ -58,6 +58,24 @@ export function createNotificationRepository (ctx: RepositoryContext): Notificat
     },
     async deleteForTicket (ticketId) {
       return await db('notifications').where('ticket_id', ticketId).delete()
+    },
+    async forEvents (userIds, eventIds) {
+      if (userIds.length === 0 || eventIds.length === 0) return []
+      const qb = db('notifications')
+        .leftJoin('users as authors', 'authors.id', 'notifications.author_id')
+        .select([...notificationColumns, 'notifications.event_id'])
+      ctx.dialect.whereIdIn(qb, 'notifications.event_id', eventIds)
+      ctx.dialect.whereIdIn(qb, 'notifications.user_id', userIds)
+      const rows = await qb.orderBy('notifications.id') as Array<NotificationRow & { event_id: number | string }>
+      return rows.map((row) => ({ event_id: Number(row.event_id), notification: notificationFromRow(row) }))
+    },
+    async unreadCounts (userIds) {
+      const counts = new Map<number, number>()
+      if (userIds.length === 0) return counts
+      const rows = await db('notifications').select('user_id').count({ count: '*' })
+        .whereIn('user_id', userIds).whereNull('read_at').groupBy('user_id') as Array<{ user_id: number, count: number | string }>
+      for (const row of rows) counts.set(Number(row.user_id), Number(row.count))
+      return counts
     }
   }
 }

@@ -40,7 +40,7 @@ export function notificationFromRow (row: NotificationRow): Notification {
   }
 }
 
-export function rowFromNewNotification (notification: NewNotification, id: string, now: string): Omit<NotificationRow, 'author_first_name' | 'author_last_name' | 'author_email'> {
+export function rowFromNewNotification (notification: NewNotification, id: string, now: string): Omit<NotificationRow, 'author_first_name' | 'author_last_name' | 'author_email'> & { event_id?: number | null } {
   return {
     id,
     user_id: notification.user_id,
@@ -48,6 +48,7 @@ export function rowFromNewNotification (notification: NewNotification, id: strin
     data: JSON.stringify(notification.data),
     author_id: notification.author_id,
     ticket_id: notification.ticket_id,
+    ...(notification.event_id !== undefined ? { event_id: notification.event_id } : {}),
     read_at: null,
     created_at: now,
     updated_at: now

@@ -1,0 +1,109 @@
+import type { ServerResponse } from 'node:http'
+import { EventStream, type Actor, type StreamMessage } from '@helpdesk/core'
+import { actorOf, bearerToken } from '../../http/authentication.js'
+import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { responses } from '../../schemas/common.js'
+import { EventStreamBody, EventStreamQuery, TooManyStreams } from './event-stream-schemas.js'
+import { SSE_HEARTBEAT, sseText } from './sse-format.js'
+
+const DEFAULT_HEARTBEAT_MS = 20_000
+/** A client this far behind (unsent bytes) is cut off; it resumes with `Last-Event-ID`. */
+const MAX_BUFFERED_BYTES = 1024 * 1024
+const RETRY_MS = 3000
+
+function lastEventIdOf (header: string | string[] | undefined, query: string | undefined): number | null {
+  const value = (Array.isArray(header) ? header[0] : header) ?? query
+  if (value === undefined || !/^[0-9]{1,15}$/.test(value.trim())) return null
+  return Number(value.trim())
+}
+
+/**
+ * `GET /events`: the live event stream (Server-Sent Events) of the caller's
+ * notifications and of changes to the tickets they may see. The stream (one
+ * per app) listens to the store's notifier from the first connection on and
+ * stops when the app closes; open responses are ended before the server
+ * closes, so `app.close()` never waits on them.
+ */
+export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
+  const store = helpdesk.context.store
+  const maxConnectionsPerUser = options.eventStream?.maxConnectionsPerUser ?? 5
+  const heartbeatMs = options.eventStream?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
+  const stream = new EventStream({
+    store,
+    eventLog: store.eventLog,
+    notifier: store.eventNotifier,
+    maxConnectionsPerUser,
+    onError: (error) => { app.log.error({ err: error }, 'the event stream failed to deliver a batch') }
+  })
+  const open = new Set<() => void>()
+  app.addHook('preClose', async () => { for (const end of [...open]) end() })
+  app.addHook('onClose', async () => { await stream.stop() })
+
+  app.get('/events', {
+    schema: {
+      tags: ['Events'],
+      summary: 'Follow my notifications and the tickets I may see, live (Server-Sent Events)',
+      description: 'Send `Accept: text/event-stream`. Resume with the `Last-Event-ID` header (or `last_event_id`). See docs/event-stream.md.',
+      querystring: EventStreamQuery,
+      produces: ['text/event-stream'],
+      response: responses({ 200: EventStreamBody, 429: TooManyStreams })
+    }
+  }, async (request, reply) => {
+    const actor = actorOf(request)
+    const buffered: string[] = []
+    let write = (text: string): void => { buffered.push(text) }
+    const send = (message: StreamMessage): void => { write(sseText(message, avatar)) }
+    const subscription = await stream.open(actor, {
+      lastEventId: lastEventIdOf(request.headers['last-event-id'], request.query.last_event_id),
+      send
+    })
+    if (subscription === null) {
+      return await reply.code(429).send({ message: `Too many open event streams: at most ${maxConnectionsPerUser} per user. Close one first.` })
+    }
+    reply.hijack()
+    const res: ServerResponse = reply.raw
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff'
+    })
+    let heartbeat: NodeJS.Timeout | null = null
+    const end = (): void => {
+      if (heartbeat !== null) clearInterval(heartbeat)
+      heartbeat = null
+      open.delete(end)
+      subscription.close()
+      if (!res.writableEnded) res.end()
+    }
+    write = (text) => {
+      if (res.writableEnded) return
+      res.write(text)
+      if (res.writableLength > MAX_BUFFERED_BYTES) end()
+    }
+    write(`retry: ${RETRY_MS}\n\n${buffered.join('')}`)
+    if (request.query.poll === true) {
+      end()
+      return
+    }
+    open.add(end)
+    res.on('close', end)
+    const token = bearerToken(request)
+    let known: Actor = actor
+    heartbeat = setInterval(() => {
+      write(SSE_HEARTBEAT)
+      if (token === null || request.tokenId === null) return
+      // A revoked token or a banned user loses the stream; a changed user gets a fresh scope.
+      helpdesk.auth.authenticate(token).then(async (found) => {
+        if (found === null) {
+          end()
+        } else if (found.user !== known) {
+          known = found.user
+          await subscription.refresh(found.user)
+        }
+      }).catch(() => {})
+    }, heartbeatMs)
+    heartbeat.unref()
+  })
+}
