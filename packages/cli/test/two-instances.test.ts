@@ -117,7 +117,7 @@ async function receiver (t: TestContext) {
     request.on('end', () => {
       const eventId = String(request.headers['helpdesk-event-id'])
       const attempt = String(request.headers['helpdesk-delivery-attempt'])
-      if (stallWhen !== null && stallWhen(request, JSON.parse(raw))) {
+      if (stallWhen?.(request, JSON.parse(raw))) {
         stallWhen = null
         stalled.push({ eventId, deliveryId: String(request.headers['helpdesk-delivery-id']), response })
         return
