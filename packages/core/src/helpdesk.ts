@@ -15,6 +15,8 @@ import { TicketService } from './tickets/ticket-service.js'
 import { recordNotifications } from './notifications/notification-recorder.js'
 import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
+import { recordEventLog } from './event-log/event-log.js'
+import { JobRunner } from './jobs/job-runner.js'
 import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
@@ -53,6 +55,8 @@ export interface Helpdesk {
   readonly tickets: TicketService
   readonly comments: CommentService
   readonly attachments: AttachmentService
+  /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
+  readonly jobs: JobRunner
 }
 
 export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
@@ -65,6 +69,8 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     marketplace: options.marketplace,
     files: options.fileStorage ?? createLocalFileStorage('./storage')
   }
+  // First: later recorders (webhook deliveries) read the event's log id.
+  context.events.record(recordEventLog)
   context.events.record(recordNotifications)
   return {
     context,
@@ -81,6 +87,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     imports: new ImportService(context),
     tickets: new TicketService(context),
     comments: new CommentService(context),
-    attachments: new AttachmentService(context)
+    attachments: new AttachmentService(context),
+    jobs: new JobRunner(context.store, context.clock)
   }
 }

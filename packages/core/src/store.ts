@@ -5,6 +5,8 @@ import type { CustomFieldRepository } from './fields/custom-field-store.js'
 import type { ArticleRepository, CollectionRepository } from './knowledge-base/knowledge-base-store.js'
 import type { ListQuery, Page } from './list/list-query.js'
 import type { ImportRepository } from './imports/import-store.js'
+import type { EventLogRepository } from './event-log/event-log.js'
+import type { JobRepository } from './jobs/job.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
 import type { CustomerNote } from './users/customer-note.js'
@@ -41,6 +43,10 @@ export interface Store {
   readonly tickets: TicketRepository
   readonly comments: CommentRepository
   readonly attachments: AttachmentRepository
+  /** Every committed domain event, in order (the outbox of the channels). */
+  readonly eventLog: EventLogRepository
+  /** Background jobs, enqueued in the transaction of the change that asks for them. */
+  readonly jobs: JobRepository
   /** Checks the database answers. */
   ping(): Promise<void>
   /**

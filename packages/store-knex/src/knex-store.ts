@@ -19,6 +19,9 @@ import { createUserRepository } from './repositories/user-repository.js'
 import { createAttachmentRepository } from './repositories/attachment-repository.js'
 import { createCommentRepository } from './repositories/comment-repository.js'
 import { createTicketRepository } from './repositories/ticket-repository.js'
+import { createEventLogRepository } from './repositories/event-log-repository.js'
+import { createJobRepository } from './repositories/job-repository.js'
+import { JobSignal } from './repositories/job-signal.js'
 
 export interface KnexStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` or `postgres://user@host/db`. */
@@ -29,13 +32,13 @@ export interface KnexStoreOptions {
 }
 
 /** Wraps every method of a repository so driver errors leave the store as domain errors. */
-function translated<T extends object> (repository: T, dialect: Dialect): T {
+function translated<T extends object> (repository: T, dialect: Dialect, synchronous: ReadonlySet<PropertyKey> = new Set()): T {
   // One wrapper per method, made on first use: repositories sit on every request's path.
   const wrappers = new Map<PropertyKey, { method: unknown, wrapper: unknown }>()
   return new Proxy(repository, {
     get (target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown
-      if (typeof value !== 'function') return value
+      if (typeof value !== 'function' || synchronous.has(property)) return value
       const known = wrappers.get(property)
       if (known !== undefined && known.method === value) return known.wrapper
       const wrapper = async (...args: unknown[]): Promise<unknown> => {
@@ -66,13 +69,18 @@ export class KnexStore implements Store {
   readonly comments
   readonly attachments
   readonly imports
+  readonly eventLog
+  readonly jobs
+  /** Set when this transaction enqueued jobs: runners are woken once it commits. */
+  private jobsEnqueued = false
 
   constructor (
     readonly knex: Knex,
     readonly dialect: Dialect,
     readonly clock: Clock,
     private readonly inTransaction = false,
-    private readonly readMarks = new ReadMarks(knex, dialect)
+    private readonly readMarks = new ReadMarks(knex, dialect),
+    private readonly jobSignal = new JobSignal(knex, dialect)
   ) {
     const ctx: RepositoryContext = { db: knex, dialect, clock, readMarks }
     this.users = translated(createUserRepository(ctx), dialect)
@@ -88,12 +96,23 @@ export class KnexStore implements Store {
     this.comments = translated(createCommentRepository(ctx), dialect)
     this.attachments = translated(createAttachmentRepository(ctx), dialect)
     this.imports = translated(createImportRepository(ctx), dialect)
+    this.eventLog = translated(createEventLogRepository(ctx), dialect)
+    this.jobs = translated(createJobRepository(ctx, {
+      signal: jobSignal,
+      enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
+    }), dialect, new Set(['onEnqueued']))
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return await fn(this)
     try {
-      return await this.knex.transaction(async (trx) => await fn(new KnexStore(trx, this.dialect, this.clock, true, this.readMarks)))
+      let tx: KnexStore | undefined
+      const result = await this.knex.transaction(async (trx) => {
+        tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal)
+        return await fn(tx)
+      })
+      if (tx?.jobsEnqueued === true) this.jobSignal.fire()
+      return result
     } catch (error) {
       throw this.dialect.translateError(error) ?? error
     }
@@ -125,6 +144,7 @@ export class KnexStore implements Store {
 
   async close (): Promise<void> {
     await this.readMarks.settled()
+    await this.jobSignal.close()
     await this.knex.destroy()
   }
 }

@@ -7,6 +7,7 @@ import * as authRevision from './0005-auth-revision.js'
 import * as ticketListIndexes from './0006-ticket-list-indexes.js'
 import * as ticketCounts from './0007-ticket-counts.js'
 import * as searchAtScale from './0008-search-at-scale.js'
+import * as eventsAndJobs from './0011-events-and-jobs.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -22,7 +23,8 @@ export const migrations: Migration[] = [
   { name: '0005-auth-revision', ...authRevision },
   { name: '0006-ticket-list-indexes', ...ticketListIndexes },
   { name: '0007-ticket-counts', ...ticketCounts },
-  { name: '0008-search-at-scale', ...searchAtScale }
+  { name: '0008-search-at-scale', ...searchAtScale },
+  { name: '0011-events-and-jobs', ...eventsAndJobs }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

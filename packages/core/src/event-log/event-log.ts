@@ -1,0 +1,62 @@
+import type { DomainEvent, EventRecorder } from '../events.js'
+import type { Store } from '../store.js'
+import type { DateTimeString } from '../time.js'
+
+/** One committed domain event, as kept in the event log (the outbox). Ids only grow. */
+export interface LoggedEvent {
+  /** Monotonically increasing (autoincrement / bigserial). */
+  id: number
+  /** E.g. 'Tickets.CommentAdded', 'Tickets.TicketUpdated'. */
+  type: string
+  actor_id: number | null
+  /** For visibility filtering of ticket events. */
+  ticket_id: number | null
+  /** The DomainEvent minus `type`/`actor_id`, as JSON (ticket, category, comment...). */
+  payload: Record<string, unknown>
+  created_at: DateTimeString
+}
+
+export type NewLoggedEvent = Omit<LoggedEvent, 'id' | 'created_at'>
+
+/** The storage port of the event log (part of `Store`, same conventions). */
+export interface EventLogRepository {
+  /** Inside the emitting transaction. Returns the new ids, in order. */
+  append(events: NewLoggedEvent[]): Promise<number[]>
+  /** Events with id > afterId, oldest first, at most `limit`. */
+  after(afterId: number, limit: number): Promise<LoggedEvent[]>
+  findByIds(ids: number[]): Promise<LoggedEvent[]>
+  /** The newest id, 0 when the log is empty. */
+  latestId(): Promise<number>
+  /** Deletes up to `limit` events created before `before`; returns how many. */
+  deleteBefore(before: DateTimeString, limit: number): Promise<number>
+}
+
+/** The event as the log keeps it: `type` and `actor_id` in their columns, the rest as the payload. */
+export function loggedEventOf (event: DomainEvent): NewLoggedEvent {
+  const { type, actor_id: actorId, ...payload } = event
+  const ticket = payload.ticket as { id?: unknown } | undefined
+  return {
+    type,
+    actor_id: actorId,
+    ticket_id: typeof ticket?.id === 'number' ? ticket.id : null,
+    payload: JSON.parse(JSON.stringify(payload)) as Record<string, unknown>
+  }
+}
+
+/** Where the log id of an event recorded in this process is kept (for recorders that run after this one). */
+const loggedIds = new WeakMap<DomainEvent, number>()
+
+/** The event-log id of an event appended by `recordEventLog`, or null. */
+export function loggedIdOf (event: DomainEvent): number | null {
+  return loggedIds.get(event) ?? null
+}
+
+/**
+ * Appends every domain event to the event log inside the emitting
+ * transaction: the log is the outbox the channels (webhooks, e-mail, the
+ * event stream) work from, so a crash never loses or invents an event.
+ */
+export const recordEventLog: EventRecorder = async (tx: Store, event: DomainEvent) => {
+  const [id] = await tx.eventLog.append([loggedEventOf(event)])
+  if (id !== undefined) loggedIds.set(event, id)
+}

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto'
+import type { Store } from '../store.js'
+import { formatDateTime, type Clock } from '../time.js'
+import type { Job } from './job.js'
+
+export type JobHandler = (job: Job) => Promise<void>
+
+export interface JobTypeOptions {
+  /** Jobs of this type run at once in this process. Default 1. */
+  concurrency?: number
+  /** Milliseconds before retry number `attempt` (1 = after the first failure). Default `exponentialBackoff`. */
+  backoff?: (attempt: number) => number
+  /** How long a claim holds; renewed while the handler runs. Default 5 minutes. */
+  leaseMs?: number
+}
+
+export interface JobRunnerStartOptions {
+  /** Fallback poll when no wake-up arrives. Default 2000 ms. */
+  pollMs?: number
+}
+
+/** 5 s, 10 s, 20 s... capped at an hour, each within ±25 % (jitter spreads retries of many jobs). */
+export function exponentialBackoff (attempt: number, baseMs = 5000, capMs = 3_600_000): number {
+  const delay = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))
+  return Math.round(delay * (0.75 + Math.random() * 0.5))
+}
+
+interface Registration { handler: JobHandler, concurrency: number, backoff: (attempt: number) => number, leaseMs: number, running: number }
+
+const DEFAULT_LEASE_MS = 5 * 60 * 1000
+
+/**
+ * Runs background jobs from the job table: claims due jobs of the registered
+ * types, runs their handlers, records the outcome, retries with backoff until
+ * `maxAttempts`. Any number of runners (instances) may share one database.
+ * Started explicitly (`helpdesk serve`, or a host through the plugin's
+ * `workers` option) and stopped on close.
+ */
+export class JobRunner {
+  readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`
+  private readonly types = new Map<string, Registration>()
+  private readonly underWay = new Set<Promise<void>>()
+  private timer: NodeJS.Timeout | null = null
+  private started = false
+  private ticking: Promise<void> | null = null
+  private again = false
+  private pollMs = 2000
+  private unsubscribe: (() => void) | null = null
+
+  /** Hears of failures of the runner itself (the database), not of handlers (those are kept on the job). */
+  onError: (error: unknown, job?: Job) => void = () => {}
+
+  constructor (private readonly store: Store, private readonly clock: Clock) {}
+
+  register (type: string, handler: JobHandler, options: JobTypeOptions = {}): void {
+    this.types.set(type, {
+      handler,
+      concurrency: Math.max(1, options.concurrency ?? 1),
+      backoff: options.backoff ?? exponentialBackoff,
+      leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+      running: 0
+    })
+    if (this.started) this.wake()
+  }
+
+  registered (type: string): boolean {
+    return this.types.has(type)
+  }
+
+  get isRunning (): boolean {
+    return this.started
+  }
+
+  start (options: JobRunnerStartOptions = {}): void {
+    if (this.started) return
+    this.started = true
+    this.pollMs = options.pollMs ?? 2000
+    this.unsubscribe = this.store.jobs.onEnqueued(() => { this.wake() })
+    this.wake()
+  }
+
+  /** Stops claiming and waits for the jobs under way. */
+  async stop (): Promise<void> {
+    this.started = false
+    this.unsubscribe?.()
+    this.unsubscribe = null
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+    await this.ticking
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay])
+  }
+
+  /** Looks for due jobs now (called on new jobs; harmless at any time). */
+  wake (): void {
+    if (!this.started) return
+    if (this.ticking !== null) {
+      this.again = true
+      return
+    }
+    this.ticking = (async () => {
+      do {
+        this.again = false
+        try {
+          await this.claimAndStart()
+        } catch (error) {
+          this.onError(error)
+        }
+      } while (this.again && this.started)
+    })().finally(() => {
+      this.ticking = null
+      this.schedulePoll()
+    })
+  }
+
+  /**
+   * Runs the jobs due now in this call (tests, the CLI), and those that become
+   * due while it runs (a retry without delay), until none is due; returns how
+   * many runs it made.
+   */
+  async runDue (): Promise<number> {
+    let ran = 0
+    for (;;) {
+      const jobs = await this.claim(this.types.keys(), 50)
+      if (jobs.length === 0) return ran
+      await Promise.all(jobs.map(async (job) => { await this.execute(job) }))
+      ran += jobs.length
+    }
+  }
+
+  private schedulePoll (): void {
+    if (!this.started) return
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = setTimeout(() => { this.timer = null; this.wake() }, this.pollMs)
+    this.timer.unref()
+  }
+
+  private async claimAndStart (): Promise<void> {
+    for (const [type, registration] of this.types) {
+      for (;;) {
+        if (!this.started) return
+        const free = registration.concurrency - registration.running
+        if (free <= 0) break
+        const jobs = await this.claim([type], free)
+        for (const job of jobs) this.track(job)
+        if (jobs.length < free) break
+      }
+    }
+  }
+
+  private async claim (types: Iterable<string>, limit: number): Promise<Job[]> {
+    const list = [...types]
+    if (list.length === 0) return []
+    const leaseMs = Math.max(...list.map((type) => this.types.get(type)?.leaseMs ?? DEFAULT_LEASE_MS))
+    return await this.store.jobs.claim({ types: list, limit, leaseMs, workerId: this.workerId })
+  }
+
+  private track (job: Job): void {
+    const registration = this.types.get(job.type)
+    if (registration === undefined) return
+    registration.running++
+    const run = this.execute(job).finally(() => {
+      registration.running--
+      this.underWay.delete(run)
+      this.wake()
+    })
+    this.underWay.add(run)
+  }
+
+  private async execute (job: Job): Promise<void> {
+    const registration = this.types.get(job.type)
+    if (registration === undefined) return
+    const beat = setInterval(() => {
+      this.store.jobs.extendLease(job.id, this.workerId, registration.leaseMs).catch((error: unknown) => { this.onError(error, job) })
+    }, Math.max(1000, registration.leaseMs / 3))
+    beat.unref()
+    let failure: unknown = null
+    try {
+      await registration.handler(job)
+    } catch (error) {
+      failure = error ?? new Error('failed')
+    } finally {
+      clearInterval(beat)
+    }
+    try {
+      if (failure === null) {
+        await this.store.jobs.complete(job.id)
+      } else {
+        const retryAt = job.attempts >= job.maxAttempts || isPermanent(failure)
+          ? null
+          : formatDateTime(new Date(this.clock.now().getTime() + registration.backoff(job.attempts)))
+        await this.store.jobs.fail(job.id, messageOf(failure), retryAt)
+      }
+    } catch (error) {
+      // The lease expires and another claim runs the job again.
+      this.onError(error, job)
+    }
+  }
+}
+
+/** A handler throws this to give up at once (no retry will help). */
+export class PermanentJobError extends Error {}
+
+function isPermanent (error: unknown): boolean {
+  return error instanceof PermanentJobError
+}
+
+function messageOf (error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.slice(0, 2000)
+}

@@ -1,0 +1,154 @@
+import { DEFAULT_MAX_ATTEMPTS, formatDateTime, type Job, type JobRepository, type JobStatus, type NewJob } from '@helpdesk/core'
+import { parseJson } from '../rows/row-values.js'
+import type { JobSignal } from './job-signal.js'
+import { JOBS_CHANNEL } from './job-signal.js'
+import { now, type RepositoryContext } from './repository-context.js'
+
+interface JobRow {
+  id: number | string
+  type: string
+  payload: string
+  status: JobStatus
+  attempts: number
+  max_attempts: number
+  run_at: string
+  locked_until: string | null
+  unique_key: string | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+}
+
+const columns = ['id', 'type', 'payload', 'status', 'attempts', 'max_attempts', 'run_at', 'locked_until', 'unique_key', 'last_error', 'created_at', 'updated_at']
+const columnList = columns.map((c) => `"${c}"`).join(', ')
+
+function jobFromRow (row: JobRow): Job {
+  return {
+    id: Number(row.id),
+    type: row.type,
+    payload: parseJson<Record<string, unknown>>(row.payload, {}),
+    maxAttempts: Number(row.max_attempts),
+    uniqueKey: row.unique_key,
+    status: row.status,
+    attempts: Number(row.attempts),
+    run_at: row.run_at,
+    locked_until: row.locked_until,
+    last_error: row.last_error,
+    created_at: row.created_at,
+    updated_at: row.updated_at
+  }
+}
+
+/** How the store tells runners about committed enqueues: at once outside a transaction, after commit inside one. */
+export interface JobContext {
+  signal: JobSignal
+  /** Called after an enqueue: fires now, or marks the open transaction to fire when it commits. */
+  enqueued: () => void
+}
+
+export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): JobRepository {
+  const { db, dialect } = ctx
+  const later = (ms: number): string => formatDateTime(new Date(ctx.clock.now().getTime() + ms))
+  const typeList = dialect.name === 'postgres' ? '"type" = any(?::text[])' : '"type" in (select value from json_each(?))'
+  const typeBinding = (types: string[]): unknown => dialect.name === 'postgres' ? types : JSON.stringify(types)
+  // One statement: of claimers racing, each due row goes to one (row locks skipped on PostgreSQL; SQLite writes one at a time).
+  const claimSql = `update "jobs" set "status" = 'running', "attempts" = "attempts" + 1, "locked_until" = ?, "locked_by" = ?, "updated_at" = ?
+    where "id" in (select "id" from "jobs" where ${typeList}
+      and (("status" = 'pending' and "run_at" <= ?) or ("status" = 'running' and "locked_until" < ?))
+      order by "run_at", "id" limit ?${dialect.name === 'postgres' ? ' for update skip locked' : ''})
+    returning ${columnList}`
+
+  return {
+    async enqueue (list: NewJob[]) {
+      if (list.length === 0) return []
+      const at = now(ctx)
+      const rowOf = (job: NewJob): Record<string, unknown> => ({
+        type: job.type,
+        payload: JSON.stringify(job.payload ?? {}),
+        status: 'pending',
+        attempts: 0,
+        max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        run_at: job.runAt ?? at,
+        unique_key: job.uniqueKey ?? null,
+        created_at: at,
+        updated_at: at
+      })
+      const ids: number[] = []
+      const plain = list.filter((job) => job.uniqueKey === undefined)
+      const plainIds: number[] = []
+      for (let i = 0; i < plain.length; i += 200) {
+        const rows = await db('jobs').insert(plain.slice(i, i + 200).map(rowOf)).returning('id') as Array<{ id: number | string }>
+        plainIds.push(...rows.map((r) => Number(r.id)))
+      }
+      let p = 0
+      for (const job of list) {
+        if (job.uniqueKey === undefined) {
+          ids.push(plainIds[p++]!)
+          continue
+        }
+        // The partial unique index keeps one active job per key: a second enqueue finds the first.
+        const rows = await db('jobs').insert(rowOf(job)).onConflict().ignore().returning('id') as Array<{ id: number | string }>
+        if (rows[0] !== undefined) {
+          ids.push(Number(rows[0].id))
+        } else {
+          const active = await db('jobs').select('id').where('unique_key', job.uniqueKey).whereIn('status', ['pending', 'running']).first() as { id: number | string } | undefined
+          ids.push(Number(active?.id ?? 0))
+        }
+      }
+      if (dialect.name === 'postgres') await db.raw(`select pg_notify('${JOBS_CHANNEL}', '')`)
+      jobs.enqueued()
+      return ids
+    },
+    async claim ({ types, limit, leaseMs, workerId }) {
+      if (types.length === 0 || limit <= 0) return []
+      const at = now(ctx)
+      const rows = await dialect.run<JobRow>(db, claimSql, [later(leaseMs), workerId, at, typeBinding(types), at, at, limit])
+      return rows.map(jobFromRow).sort((a, b) => a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id)
+    },
+    async extendLease (id, workerId, leaseMs) {
+      const count = await db('jobs').where({ id, status: 'running', locked_by: workerId }).update({ locked_until: later(leaseMs), updated_at: now(ctx) })
+      return count > 0
+    },
+    async complete (id) {
+      await db('jobs').where('id', id).update({ status: 'done', locked_until: null, locked_by: null, last_error: null, updated_at: now(ctx) })
+    },
+    async fail (id, error, retryAt) {
+      await db('jobs').where('id', id).update({
+        status: retryAt === null ? 'failed' : 'pending',
+        run_at: retryAt ?? db.ref('run_at'),
+        locked_until: null,
+        locked_by: null,
+        last_error: error,
+        updated_at: now(ctx)
+      })
+    },
+    async list ({ status, type, limit }) {
+      const query = db('jobs').select(columns).orderBy('id', 'desc').limit(limit ?? 100)
+      if (status !== undefined && status.length > 0) void query.whereIn('status', status)
+      if (type !== undefined) void query.where('type', type)
+      return (await query as JobRow[]).map(jobFromRow)
+    },
+    async findById (id) {
+      const row = await db('jobs').select(columns).where('id', id).first() as JobRow | undefined
+      return row === undefined ? null : jobFromRow(row)
+    },
+    async retry (id) {
+      const at = now(ctx)
+      // A retried job gets its attempts back, so a job that gave up may try as often as a new one.
+      const count = await db('jobs').where('id', id).whereIn('status', ['failed', 'pending'])
+        .update({ status: 'pending', run_at: at, attempts: 0, locked_until: null, locked_by: null, updated_at: at })
+      if (count === 0) return false
+      if (dialect.name === 'postgres') await db.raw(`select pg_notify('${JOBS_CHANNEL}', '')`)
+      jobs.enqueued()
+      return true
+    },
+    async deleteFinishedBefore (before, limit) {
+      return await db('jobs')
+        .whereIn('id', db('jobs').select('id').whereIn('status', ['done', 'failed']).where('updated_at', '<', before).orderBy('id').limit(limit))
+        .delete()
+    },
+    onEnqueued (listener) {
+      return jobs.signal.subscribe(listener)
+    }
+  }
+}
