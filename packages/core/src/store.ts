@@ -7,6 +7,7 @@ import type { ListQuery, Page } from './list/list-query.js'
 import type { ImportRepository } from './imports/import-store.js'
 import type { EventLogRepository } from './event-log/event-log.js'
 import type { JobRepository } from './jobs/job.js'
+import type { MailRepository } from './mail/mail-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
 import type { CustomerNote } from './users/customer-note.js'
@@ -47,6 +48,8 @@ export interface Store {
   readonly eventLog: EventLogRepository
   /** Background jobs, enqueued in the transaction of the change that asks for them. */
   readonly jobs: JobRepository
+  /** Mail threads, sent and received mail, participants and opt-outs. */
+  readonly mail: MailRepository
   /** Checks the database answers. */
   ping(): Promise<void>
   /**

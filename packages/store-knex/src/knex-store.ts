@@ -21,6 +21,7 @@ import { createCommentRepository } from './repositories/comment-repository.js'
 import { createTicketRepository } from './repositories/ticket-repository.js'
 import { createEventLogRepository } from './repositories/event-log-repository.js'
 import { createJobRepository } from './repositories/job-repository.js'
+import { createMailRepository } from './repositories/mail-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
 
 export interface KnexStoreOptions {
@@ -71,6 +72,7 @@ export class KnexStore implements Store {
   readonly imports
   readonly eventLog
   readonly jobs
+  readonly mail
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
 
@@ -101,6 +103,7 @@ export class KnexStore implements Store {
       signal: jobSignal,
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
     }), dialect, new Set(['onEnqueued']))
+    this.mail = translated(createMailRepository(ctx), dialect)
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@ import * as ticketListIndexes from './0006-ticket-list-indexes.js'
 import * as ticketCounts from './0007-ticket-counts.js'
 import * as searchAtScale from './0008-search-at-scale.js'
 import * as eventsAndJobs from './0011-events-and-jobs.js'
+import * as mail from './0014-mail.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -24,7 +25,8 @@ export const migrations: Migration[] = [
   { name: '0006-ticket-list-indexes', ...ticketListIndexes },
   { name: '0007-ticket-counts', ...ticketCounts },
   { name: '0008-search-at-scale', ...searchAtScale },
-  { name: '0011-events-and-jobs', ...eventsAndJobs }
+  { name: '0011-events-and-jobs', ...eventsAndJobs },
+  { name: '0014-mail', ...mail }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,0 +1,3 @@
+export { parseMail, type MailEnvelope } from './parse-mail.js'
+export { createSmtpTransport } from './smtp-transport.js'
+export { startSmtpListener, type SmtpListener, type SmtpListenerOptions } from './smtp-listener.js'
