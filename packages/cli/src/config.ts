@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { HelpdeskPluginOptions, RateLimitOptions } from '@helpdesk/fastify'
+import type { HelpdeskMailOptions, HelpdeskPluginOptions, RateLimitOptions } from '@helpdesk/fastify'
 import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
 
 export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file.js'
@@ -7,6 +7,8 @@ export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file
 /** The plugin options a configuration sets, under the plugin's own names and types. */
 export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginOptions, 'prefix' | 'registration' | 'storageDir'>> & {
   rateLimit: false | (RateLimitFileOptions & Pick<RateLimitOptions, 'redis'> & { max: number })
+  /** Set when mail is configured (a sender, and an SMTP URL or inbound addresses). */
+  mail?: HelpdeskMailOptions
 }
 
 /**
@@ -28,6 +30,8 @@ export interface HelpdeskConfig {
   logLevel: LogLevel
   /** The Fastify plugin's options: what `helpdesk serve` registers the plugin with. */
   plugin: ConfiguredPluginOptions
+  /** `helpdesk serve` listens for inbound mail over SMTP here (--smtp-port, HELPDESK_SMTP_PORT, `mail.smtpPort`); null: no listener. */
+  smtpPort: number | null
   /** Where the settings came from, for `helpdesk doctor`. */
   configFile: string | null
 }
@@ -47,6 +51,7 @@ export interface ConfigFlags {
   /** `--no-rate-limit` sets this to false. */
   rateLimit?: boolean | undefined
   config?: string | undefined
+  smtpPort?: string | undefined
 }
 
 function integer (name: string, value: string | number, min: number, max: number): number {
@@ -90,6 +95,44 @@ function rateLimitOf (flags: ConfigFlags, env: NodeJS.ProcessEnv, file: Helpdesk
   }
 }
 
+/** `support@example.com=1,sales@example.com=2` (HELPDESK_MAIL_INBOUND). */
+function inboundOf (value: string): Record<string, number> {
+  const map: Record<string, number> = {}
+  for (const pair of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const match = /^([^\s@=]+@[^\s@=]+)=(\d+)$/.exec(pair)
+    if (match?.[1] === undefined || match[2] === undefined) throw new CliError(`HELPDESK_MAIL_INBOUND must look like support@example.com=1,sales@example.com=2, got "${pair}"`)
+    map[match[1].toLowerCase()] = Number(match[2])
+  }
+  return map
+}
+
+/** The environment over the file's `mail`; undefined when neither sets a sender. */
+function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string): HelpdeskMailOptions | undefined {
+  const { smtpPort: _port, ...fromFile } = file.mail ?? {}
+  const smtpUrl = env.HELPDESK_SMTP_URL ?? fromFile.smtpUrl
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) throw new CliError('HELPDESK_SMTP_URL must be an smtp:// or smtps:// URL')
+  const from = env.HELPDESK_MAIL_FROM ?? fromFile.from
+  const inbound = env.HELPDESK_MAIL_INBOUND !== undefined ? inboundOf(env.HELPDESK_MAIL_INBOUND) : fromFile.inbound
+  if (from === undefined) {
+    if (smtpUrl !== undefined || inbound !== undefined) throw new CliError('mail needs a sender: set HELPDESK_MAIL_FROM (or mail.from in the config file)')
+    return undefined
+  }
+  const replyTo = env.HELPDESK_MAIL_REPLY_TO ?? fromFile.replyTo
+  const publicUrl = env.HELPDESK_PUBLIC_URL ?? fromFile.publicUrl
+  const templatesDir = env.HELPDESK_MAIL_TEMPLATES ?? fromFile.templatesDir
+  const inboundSecret = env.HELPDESK_MAIL_INBOUND_SECRET ?? fromFile.inboundSecret
+  return {
+    ...fromFile,
+    from,
+    ...(smtpUrl !== undefined ? { smtpUrl } : {}),
+    ...(inbound !== undefined ? { inbound } : {}),
+    ...(replyTo !== undefined ? { replyTo } : {}),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(templatesDir !== undefined ? { templatesDir: resolve(cwd, templatesDir) } : {}),
+    ...(inboundSecret !== undefined ? { inboundSecret } : {})
+  }
+}
+
 function logLevelOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): LogLevel {
   if (env.HELPDESK_QUIET !== undefined && bool('HELPDESK_QUIET', env.HELPDESK_QUIET)) return 'silent'
   return env.LOG_LEVEL !== undefined ? checked('LOG_LEVEL', env.LOG_LEVEL, isLogLevel) as LogLevel : file.logLevel ?? 'info'
@@ -99,6 +142,9 @@ function logLevelOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): LogLevel
 export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): HelpdeskConfig {
   const { file, config } = readConfigFile(flags.config ?? env.HELPDESK_CONFIG, cwd)
   const portName = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'port'
+  const smtpPortName = flags.smtpPort !== undefined ? '--smtp-port' : env.HELPDESK_SMTP_PORT !== undefined ? 'HELPDESK_SMTP_PORT' : 'mail.smtpPort'
+  const smtpPort = flags.smtpPort ?? env.HELPDESK_SMTP_PORT ?? config.mail?.smtpPort
+  const mail = mailOf(env, config, cwd)
   const prefixName = flags.prefix !== undefined ? '--prefix' : env.HELPDESK_PREFIX !== undefined ? 'HELPDESK_PREFIX' : 'prefix'
   return {
     databaseUrl: checkDatabaseUrl(flags.database ?? env.HELPDESK_DATABASE_URL ?? config.database ?? DEFAULT_DATABASE_URL),
@@ -110,8 +156,10 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       prefix: checked(prefixName, flags.prefix ?? env.HELPDESK_PREFIX ?? config.prefix ?? '/api/v1', isPrefix),
       rateLimit: rateLimitOf(flags, env, config),
       storageDir: resolve(cwd, env.HELPDESK_STORAGE_DIR ?? config.storageDir ?? './storage'),
-      registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true
+      registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true,
+      ...(mail !== undefined ? { mail } : {})
     },
+    smtpPort: smtpPort !== undefined ? integer(smtpPortName, smtpPort, 0, 65535) : null,
     configFile: file
   }
 }

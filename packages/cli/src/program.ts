@@ -3,6 +3,7 @@ import { describeError } from './describe-error.js'
 import { processIo, type CliIo } from './io.js'
 import { doctorCommand } from './commands/doctor.js'
 import { importCommand } from './commands/import.js'
+import { mailTestCommand } from './commands/mail-test.js'
 import { migrateCommand } from './commands/migrate.js'
 import { seedCommand } from './commands/seed.js'
 import { serveCommand } from './commands/serve.js'
@@ -10,7 +11,7 @@ import { tokensCreateCommand } from './commands/tokens-create.js'
 import { usersCreateCommand } from './commands/users-create.js'
 
 /** Every command, one file each. */
-const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand]
+const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand, mailTestCommand]
 
 export function buildProgram (io: CliIo = processIo): Command {
   const output = { writeOut: (s: string) => { io.out(s.replace(/\n$/, '')) }, writeErr: (s: string) => { io.err(s.replace(/\n$/, '')) } }

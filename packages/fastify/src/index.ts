@@ -1,7 +1,7 @@
-export { helpdesk, helpdesk as default } from './plugin.js'
+export { helpdesk, helpdesk as default, helpdeskMailSettings } from './plugin.js'
 export { openapiOptions } from './http/openapi.js'
 export { frameworkErrors } from './http/framework-errors.js'
-export type { HelpdeskPluginOptions, RateLimitOptions, AuthenticateResult } from './options.js'
+export type { HelpdeskPluginOptions, HelpdeskMailOptions, RateLimitOptions, AuthenticateResult } from './options.js'
 export type { RouteAuth } from './http/authentication.js'
 export * as schemas from './schemas/common.js'
 export {

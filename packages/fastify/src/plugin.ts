@@ -48,7 +48,7 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
       ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {}),
       fileStorage: options.fileStorage ?? createLocalFileStorage(options.storageDir ?? './storage'),
       registration: options.registration ?? true,
-      ...(options.mail !== undefined ? { mail: mailSettingsOf(options.mail) } : {})
+      ...(options.mail !== undefined ? { mail: helpdeskMailSettings(options.mail) } : {})
     })
   })()
   host.decorate('helpdesk', helpdesk)
@@ -77,8 +77,8 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
   }, { prefix: options.prefix ?? '/api/v1' })
 }
 
-/** Core's mail settings from the plugin's `mail` option, with an SMTP transport for `smtpUrl`. */
-function mailSettingsOf (mail: HelpdeskMailOptions): NonNullable<HelpdeskOptions['mail']> {
+/** Core's mail settings (`createHelpdesk({ mail })`) from the plugin's `mail` option, with an SMTP transport for `smtpUrl`. */
+export function helpdeskMailSettings (mail: HelpdeskMailOptions): NonNullable<HelpdeskOptions['mail']> {
   const { smtpUrl, transport, inboundSecret: _secret, ...settings } = mail
   const chosen = transport ?? (smtpUrl !== undefined && smtpUrl !== '' ? createSmtpTransport(smtpUrl) : undefined)
   return { ...settings, transport: chosen }

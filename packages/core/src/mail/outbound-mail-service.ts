@@ -44,21 +44,6 @@ export class OutboundMailService {
     await store.mail.update(row.id, { status: 'sent', attempts: row.attempts + 1, error: null, sent_at: nowString(this.ctx) })
   }
 
-  /** Sends a test mail at once (not queued) and returns what the server said. */
-  async sendTest (to: string): Promise<{ response: string, messageId: string }> {
-    const values = this.values({ id: 0, title: '' }, { name: to }, { name: '' }, '', '', '')
-    const { text, html } = this.templates.render('test', values)
-    const messageId = newMessageId(this.domain, null, 'test')
-    const result = await this.transport.send({
-      from: this.settings.from, to, subject: 'Help desk test mail', text, html, messageId, headers: { 'Auto-Submitted': 'auto-generated' }, attachments: []
-    })
-    return { response: result.response, messageId }
-  }
-
-  private get domain (): string {
-    return domainOf(addressOf(this.settings.from))
-  }
-
   private async compose (row: MailMessage): Promise<OutgoingMail | null> {
     const { store } = this.ctx
     if (row.ticket_id === null || row.recipient === null || row.message_id === null) return null
@@ -149,6 +134,26 @@ export class OutboundMailService {
       links_text: linksText,
       unsubscribe_url: ''
     }
+  }
+}
+
+/** The mail `helpdesk mail:test` sends: the `test` templates, our From, a Message-ID of ours. */
+export function composeTestMail (settings: MailSettings, to: string): OutgoingMail {
+  const templates = new MailTemplates(settings.templatesDir)
+  const values: MailTemplateValues = {
+    marker: REPLY_MARKER, ticket: { id: 0, title: '', url: '' }, recipient: { name: to }, author: { name: '' },
+    body_html: '', body_text: '', links_html: '', links_text: '', unsubscribe_url: ''
+  }
+  const { text, html } = templates.render('test', values)
+  return {
+    from: settings.from,
+    to,
+    subject: 'Help desk test mail',
+    text,
+    html,
+    messageId: newMessageId(domainOf(addressOf(settings.from)), null, 'test'),
+    headers: { 'Auto-Submitted': 'auto-generated' },
+    attachments: []
   }
 }
 
