@@ -33,6 +33,6 @@ export function mailTestCommand (io: CliIo): Command {
     .requiredOption('--to <address>', 'the recipient')
     .addOption(configOption())
     .option('--json', 'print {"to", "response", "messageId"} instead of text')
-    .addHelpText('after', '\nExamples:\n  HELPDESK_SMTP_URL=smtp://user:pass@smtp.example.com:587 HELPDESK_MAIL_FROM=support@example.com helpdesk mail:test --to me@example.com')
+    .addHelpText('after', '\nExamples:\n  helpdesk mail:test --to me@example.com\n  HELPDESK_SMTP_URL=smtp://user:pass@smtp.example.com:587 HELPDESK_MAIL_FROM=support@example.com helpdesk mail:test --to me@example.com --json')
     .action(async (options: MailTestOptions) => { await mailTest(options, io) })
 }
