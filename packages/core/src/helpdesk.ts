@@ -20,6 +20,9 @@ import { JobRunner } from './jobs/job-runner.js'
 import { createMailRecorder, MAIL_SEND_JOB } from './mail/mail-recorder.js'
 import { MailService } from './mail/mail-service.js'
 import type { MailSettings, MailTransport } from './mail/mail.js'
+import { registerCoreJobs } from './jobs/core-jobs.js'
+import { recordWebhookDeliveries } from './webhooks/webhook-recorder.js'
+import { WebhookService } from './webhooks/webhook-service.js'
 import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
@@ -65,6 +68,8 @@ export interface Helpdesk {
   readonly attachments: AttachmentService
   /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
   readonly jobs: JobRunner
+  /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
+  readonly webhooks: WebhookService
   /** Mail both ways (see HelpdeskOptions `mail`) and its records. */
   readonly mail: MailService
 }
@@ -82,6 +87,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   // First: later recorders (webhook deliveries) read the event's log id.
   context.events.record(recordEventLog)
   context.events.record(recordNotifications)
+  context.events.record(recordWebhookDeliveries)
   const tickets = new TicketService(context)
   const comments = new CommentService(context)
   const attachments = new AttachmentService(context)
@@ -92,7 +98,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     context.events.record(createMailRecorder(options.mail))
     jobs.register(MAIL_SEND_JOB, async (job) => { await outbound.send(Number(job.payload.mail_message_id)) }, { concurrency: 4 })
   }
-  return {
+  const helpdesk: Helpdesk = {
     context,
     events: context.events,
     auth: new AuthService(context, options.tokenCache),
@@ -109,6 +115,9 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     comments,
     attachments,
     jobs,
+    webhooks: new WebhookService(context),
     mail
   }
+  registerCoreJobs(helpdesk)
+  return helpdesk
 }

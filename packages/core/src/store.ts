@@ -8,6 +8,7 @@ import type { ImportRepository } from './imports/import-store.js'
 import type { EventLogRepository } from './event-log/event-log.js'
 import type { JobRepository } from './jobs/job.js'
 import type { MailRepository } from './mail/mail-store.js'
+import type { WebhookRepository } from './webhooks/webhook-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
 import type { CustomerNote } from './users/customer-note.js'
@@ -50,6 +51,8 @@ export interface Store {
   readonly jobs: JobRepository
   /** Mail threads, sent and received mail, participants and opt-outs. */
   readonly mail: MailRepository
+  /** Webhook endpoints and their deliveries. */
+  readonly webhooks: WebhookRepository
   /** Checks the database answers. */
   ping(): Promise<void>
   /**

@@ -3,6 +3,8 @@ export { openapiOptions } from './http/openapi.js'
 export { frameworkErrors } from './http/framework-errors.js'
 export type { HelpdeskPluginOptions, HelpdeskMailOptions, RateLimitOptions, AuthenticateResult } from './options.js'
 export type { RouteAuth } from './http/authentication.js'
+export { registerWebhookDelivery, type WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
+export { checkWebhookTarget, isPublicAddress, WebhookTargetError } from './webhooks/webhook-targets.js'
 export * as schemas from './schemas/common.js'
 export {
   HelpdeskError, ValidationError, BadQueryError, UnauthenticatedError, ForbiddenError, NotFoundError,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
 import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, Store, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
@@ -73,6 +74,16 @@ export interface HelpdeskPluginOptions {
    * Errors are logged, never returned to the request that caused the event.
    */
   onEvent?: (event: DomainEvent) => void | Promise<void>
+  /**
+   * Run background jobs (imports, upload pruning, webhook deliveries...) in
+   * this process: the plugin starts `helpdesk.jobs` when the app is ready and
+   * stops it (waiting for jobs under way) on close. Default true. Set false
+   * when other processes run the jobs (they share the database): jobs are
+   * still enqueued, just not run here. An object sets the fallback poll.
+   */
+  workers?: boolean | { pollMs?: number }
+  /** Webhook delivery (docs/webhooks.md): SSRF guard, timeout, retries, when endpoints are switched off. */
+  webhooks?: WebhookDeliveryOptions
   /**
    * Mail: notifications sent by SMTP (queued as `mail.send` jobs, sent by the
    * job runner: start it with `helpdesk.jobs.start()` or the CLI's `serve`)

@@ -5,6 +5,7 @@ import { installAuthentication } from './http/authentication.js'
 import { installNulCharacterCheck } from './http/nul-characters.js'
 import { installErrorHandling } from './http/errors.js'
 import { installEventSubscription } from './http/event-subscription.js'
+import { installJobWorkers } from './http/job-workers.js'
 import { installOpenApi } from './http/openapi.js'
 import { installRateLimit } from './http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from './http/route-context.js'
@@ -27,6 +28,7 @@ import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
 import { mailRoutes } from './routes/mail/mail-routes.js'
 import { createSmtpTransport } from '@helpdesk/mail'
+import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +39,7 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, mailRoutes]
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes, mailRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = options.helpdesk ?? (() => {
@@ -53,6 +55,7 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
   })()
   host.decorate('helpdesk', helpdesk)
   installEventSubscription(host, helpdesk, options)
+  installJobWorkers(host, helpdesk, options, options.avatar ?? gravatar)
 
   // Everything else lives in an encapsulated child: no hook, handler or decorator reaches the host.
   await host.register(async (child) => {

@@ -23,6 +23,7 @@ import { createEventLogRepository } from './repositories/event-log-repository.js
 import { createJobRepository } from './repositories/job-repository.js'
 import { createMailRepository } from './repositories/mail-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
+import { createWebhookRepository } from './repositories/webhook-repository.js'
 
 export interface KnexStoreOptions {
   /** `sqlite:PATH`, `sqlite::memory:` or `postgres://user@host/db`. */
@@ -73,6 +74,7 @@ export class KnexStore implements Store {
   readonly eventLog
   readonly jobs
   readonly mail
+  readonly webhooks
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
 
@@ -104,6 +106,7 @@ export class KnexStore implements Store {
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
     }), dialect, new Set(['onEnqueued']))
     this.mail = translated(createMailRepository(ctx), dialect)
+    this.webhooks = translated(createWebhookRepository(ctx), dialect)
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@ import { Role, UserStatus, type Actor, type User } from '../users/user.js'
 import { generateToken, hashToken, type ApiToken } from './api-token.js'
 import { allowActorMemo } from './actor-memo.js'
 import { RevisionReader, TokenCache, type TokenCacheOptions } from './token-cache.js'
+import { CustomerEventType, type CustomerEvent } from '../users/customer-events.js'
 
 export interface IssuedToken extends ApiToken { token: string }
 
@@ -37,7 +38,7 @@ export class AuthService {
     if (!enabled) throw new ForbiddenError('Registration is disabled.')
     checkNewPerson(input)
     const passwordHash = await this.ctx.hasher.hash(input.password)
-    return await this.ctx.store.transaction(async (tx) => {
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const user = await tx.users.create({
         role: Role.Customer,
         first_name: input.first_name.trim(),
@@ -46,6 +47,7 @@ export class AuthService {
         status: UserStatus.Active,
         password_hash: passwordHash
       })
+      await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: user.id, customer: user } satisfies CustomerEvent)
       const issued = await this.issue(tx.tokens, user.id, 'login')
       return { token: issued.token, user }
     })

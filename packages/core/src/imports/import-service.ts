@@ -54,12 +54,17 @@ export const IMPORT_STALE_AFTER_MS = 5 * 60 * 1000
 export class ImportService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  /** Administrators upload a file; it waits, queued, until `runPending` (on any instance) takes it. */
+  /** Administrators upload a file; it waits, queued, until an `import.run` job (on any instance) runs it. */
   async enqueue (actor: Actor, upload: ImportUpload): Promise<ImportJob> {
     ensureCanImport(actor)
     const format = upload.format ?? await detectFormat({ text: upload.content }, upload.fileName)
-    return await this.ctx.store.imports.create({
-      user_id: actor.id, status: ImportStatus.Queued, format, file_name: upload.fileName, source: upload.content
+    // The job commits with the import row: whichever instance's runner claims it runs the import.
+    return await this.ctx.store.transaction(async (tx) => {
+      const job = await tx.imports.create({
+        user_id: actor.id, status: ImportStatus.Queued, format, file_name: upload.fileName, source: upload.content
+      })
+      await tx.jobs.enqueue([{ type: 'import.run', payload: { import_id: job.id }, maxAttempts: 5 }])
+      return job
     })
   }
 

@@ -39,6 +39,7 @@ const DEFAULT_LEASE_MS = 5 * 60 * 1000
 export class JobRunner {
   readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`
   private readonly types = new Map<string, Registration>()
+  private readonly recurring = new Map<string, number>()
   private readonly underWay = new Set<Promise<void>>()
   private timer: NodeJS.Timeout | null = null
   private started = false
@@ -63,6 +64,15 @@ export class JobRunner {
     if (this.started) this.wake()
   }
 
+  /**
+   * Makes a registered type recurring: one job of it is kept pending (a unique
+   * key), enqueued when the runner starts and again `intervalMs` after each run.
+   */
+  every (type: string, intervalMs: number): void {
+    this.recurring.set(type, intervalMs)
+    if (this.started) void this.enqueueRecurring(type, 0)
+  }
+
   registered (type: string): boolean {
     return this.types.has(type)
   }
@@ -76,7 +86,16 @@ export class JobRunner {
     this.started = true
     this.pollMs = options.pollMs ?? 2000
     this.unsubscribe = this.store.jobs.onEnqueued(() => { this.wake() })
+    for (const type of this.recurring.keys()) void this.enqueueRecurring(type, 0)
     this.wake()
+  }
+
+  private async enqueueRecurring (type: string, delayMs: number): Promise<void> {
+    try {
+      await this.store.jobs.enqueue([{ type, uniqueKey: `recurring:${type}`, runAt: formatDateTime(new Date(this.clock.now().getTime() + delayMs)) }])
+    } catch (error) {
+      this.onError(error)
+    }
   }
 
   /** Stops claiming and waits for the jobs under way. */
@@ -182,14 +201,19 @@ export class JobRunner {
       clearInterval(beat)
     }
     try {
+      let finished = true
       if (failure === null) {
         await this.store.jobs.complete(job.id)
       } else {
+        const delay = failure instanceof RetryJobError ? failure.retryAfterMs : registration.backoff(job.attempts)
         const retryAt = job.attempts >= job.maxAttempts || isPermanent(failure)
           ? null
-          : formatDateTime(new Date(this.clock.now().getTime() + registration.backoff(job.attempts)))
+          : formatDateTime(new Date(this.clock.now().getTime() + delay))
         await this.store.jobs.fail(job.id, messageOf(failure), retryAt)
+        finished = retryAt === null
       }
+      const interval = this.recurring.get(job.type)
+      if (finished && interval !== undefined) await this.enqueueRecurring(job.type, interval)
     } catch (error) {
       // The lease expires and another claim runs the job again.
       this.onError(error, job)
@@ -199,6 +223,13 @@ export class JobRunner {
 
 /** A handler throws this to give up at once (no retry will help). */
 export class PermanentJobError extends Error {}
+
+/** A handler throws this to be retried after its own delay (e.g. one it already told somebody about). */
+export class RetryJobError extends Error {
+  constructor (message: string, readonly retryAfterMs: number) {
+    super(message)
+  }
+}
 
 function isPermanent (error: unknown): boolean {
   return error instanceof PermanentJobError

@@ -10,6 +10,7 @@ import { articleText } from './article-input.js'
 import type { ArticleChanges } from './knowledge-base-store.js'
 import { ensureCanManageArticles, knowledgeBaseScope } from './knowledge-base-policy.js'
 import { slugOf, uniqueSlug } from './slug.js'
+import { ArticleEventType, type ArticleEvent } from './article-events.js'
 
 /** Fallback slug for titles with nothing to transliterate. */
 const FALLBACK_SLUG = 'article'
@@ -78,7 +79,7 @@ export class ArticleService {
   async create (actor: Actor | null, input: ArticleInput): Promise<Article> {
     ensureCanManageArticles(actor)
     const text = articleText(input)
-    return await retryingSlugClash(text.slug === undefined, async () => await this.ctx.store.transaction(async (tx) => {
+    return await retryingSlugClash(text.slug === undefined, async () => await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const place = await placement(tx, input.category, input.collection)
       const article = await tx.articles.create({
         title: text.title ?? '',
@@ -90,6 +91,9 @@ export class ArticleService {
         published_at: input.status === 'published' ? nowString(this.ctx) : null
       })
       if (text.tags !== undefined) await tx.articles.setTags(article.id, text.tags)
+      if (article.published_at !== null) {
+        await this.ctx.events.emit(tx, { type: ArticleEventType.ArticlePublished, actor_id: actor.id, article } satisfies ArticleEvent)
+      }
       return article
     }))
   }
@@ -98,7 +102,7 @@ export class ArticleService {
     ensureCanManageArticles(actor)
     const text = articleText(patch)
     const regenerate = text.slug === undefined && patch.regenerate_slug === true
-    return await retryingSlugClash(regenerate, async () => await this.ctx.store.transaction(async (tx) => {
+    return await retryingSlugClash(regenerate, async () => await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const current = await tx.articles.findById(id)
       if (current === null) throw new NotFoundError('Article')
       const changes: ArticleChanges = {}
@@ -120,13 +124,21 @@ export class ArticleService {
       const updated = await tx.articles.update(id, changes)
       if (updated === null) throw new NotFoundError('Article')
       if (text.tags !== undefined) await tx.articles.setTags(id, text.tags)
+      const published = current.published_at === null && updated.published_at !== null
+      await this.ctx.events.emit(tx, {
+        type: published ? ArticleEventType.ArticlePublished : ArticleEventType.ArticleUpdated, actor_id: actor.id, article: updated
+      } satisfies ArticleEvent)
       return updated
     }))
   }
 
   async delete (actor: Actor | null, id: number): Promise<void> {
     ensureCanManageArticles(actor)
-    if (!await this.ctx.store.articles.delete(id)) throw new NotFoundError('Article')
+    await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const article = await tx.articles.findById(id)
+      if (article === null || !await tx.articles.delete(id)) throw new NotFoundError('Article')
+      await this.ctx.events.emit(tx, { type: ArticleEventType.ArticleDeleted, actor_id: actor.id, article } satisfies ArticleEvent)
+    })
   }
 
   /**

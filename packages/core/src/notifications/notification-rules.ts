@@ -102,6 +102,11 @@ export const notificationRules: Record<NotificationTypeName, NotificationRule> =
     })
   } satisfies NotificationRule<NoteFacts>,
 
+  [NotificationType.WebhookEndpointDisabled]: {
+    audience: () => ({ users: [], staff: { admins: true }, setting: null }),
+    data: (e: { webhook: { id: number, url: string } } & DomainEvent) => ({ webhook: { id: e.webhook.id, url: e.webhook.url }, author_id: null })
+  } satisfies NotificationRule<{ webhook: { id: number, url: string } }>,
+
   [NotificationType.ImportCompletedSuccessfully]: importRule,
   [NotificationType.ImportFailed]: importRule
 }

@@ -14,7 +14,8 @@ export const NotificationType = {
   TicketClosedByCustomer: TicketEventType.TicketClosedByCustomer,
   NoteAdded: 'Customers.NoteAdded',
   ImportCompletedSuccessfully: ImportEventType.Completed,
-  ImportFailed: ImportEventType.Failed
+  ImportFailed: ImportEventType.Failed,
+  WebhookEndpointDisabled: 'Webhooks.EndpointDisabled'
 } as const
 export type NotificationTypeName = typeof NotificationType[keyof typeof NotificationType]
 
@@ -31,6 +32,7 @@ export interface NotificationData {
   customer?: { id: number, name: string }
   note?: { id: number }
   import?: { id: number, created: number, failed: number, message: string | null }
+  webhook?: { id: number, url: string }
 }
 
 /** The user who caused a notification, as far as a notification shows them. */

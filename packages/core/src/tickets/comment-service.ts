@@ -9,8 +9,9 @@ import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
 import { removeFiles } from './attachment-service.js'
 import { CommentType, commentPreview, type Comment, type CommentTypeNumber } from './comment.js'
 import {
-  ticketEventFacts, TicketEventType,
-  type CommentAddedEvent, type TicketClosedByAgentEvent, type TicketClosedByCustomerEvent
+  changedFields, ticketEventFacts, TicketEventType,
+  type CommentAddedEvent, type CommentDeletedEvent, type CommentUpdatedEvent, type TicketClosedByAgentEvent,
+  type TicketClosedByCustomerEvent, type TicketUpdatedEvent
 } from './ticket-events.js'
 import { checkedBody } from './ticket-input.js'
 import { canComment, canModifyComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
@@ -102,6 +103,9 @@ export class CommentService {
         comment: { id: comment.id, type: comment.type, private: comment.private, preview: comment.preview, user_id: actor.id },
         by_staff: byStaff
       } satisfies CommentAddedEvent)
+      if (updated.status !== ticket.status) {
+        await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['status'] } satisfies TicketUpdatedEvent)
+      }
       if (next.closed) {
         await this.ctx.events.emit(tx, byStaff
           ? { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent
@@ -113,26 +117,43 @@ export class CommentService {
 
   /** Replaces the body: the author and administrators (`canModifyComment`). */
   async update (actor: Actor, id: number, body: string): Promise<Comment> {
-    const { comment } = await this.modifiable(actor, id)
+    const { comment, ticket } = await this.modifiable(actor, id)
     const errors: FieldErrors = {}
     const clean = checkedBody(errors, body)
     throwIfInvalid(errors)
-    return await this.ctx.store.comments.update(comment.id, { body: clean, preview: commentPreview(clean) }) ?? notFound()
+    return await this.changed(actor, comment, ticket, { body: clean, preview: commentPreview(clean) })
   }
 
   /** PUT (public) / DELETE (private) /comments/{id}/privacy. */
   async setPrivate (actor: Actor, id: number, isPrivate: boolean): Promise<Comment> {
-    const { comment } = await this.modifiable(actor, id)
+    const { comment, ticket } = await this.modifiable(actor, id)
     if (comment.private === isPrivate) return comment
-    return await this.ctx.store.comments.update(comment.id, { private: isPrivate }) ?? notFound()
+    return await this.changed(actor, comment, ticket, { private: isPrivate })
+  }
+
+  /** Writes the change and raises `Tickets.CommentUpdated` in one transaction. */
+  private async changed (actor: Actor, comment: Comment, ticket: Ticket, patch: Partial<Pick<Comment, 'body' | 'preview' | 'private'>>): Promise<Comment> {
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const updated = await tx.comments.update(comment.id, patch) ?? notFound()
+      const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
+      await this.ctx.events.emit(tx, {
+        type: TicketEventType.CommentUpdated,
+        ...ticketEventFacts(actor.id, ticket, category),
+        comment: updated,
+        changes: changedFields(comment, patch).filter((field) => field !== 'preview')
+      } satisfies CommentUpdatedEvent)
+      return updated
+    })
   }
 
   /** Deletes the comment with its attachments and their files. */
   async delete (actor: Actor, id: number): Promise<void> {
-    const { comment } = await this.modifiable(actor, id)
-    const fileNames = await this.ctx.store.transaction(async (tx) => {
+    const { comment, ticket } = await this.modifiable(actor, id)
+    const fileNames = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const names = await tx.attachments.fileNamesOfComment(comment.id)
       if (!await tx.comments.delete(comment.id)) notFound()
+      const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
+      await this.ctx.events.emit(tx, { type: TicketEventType.CommentDeleted, ...ticketEventFacts(actor.id, ticket, category), comment } satisfies CommentDeletedEvent)
       return names
     })
     await removeFiles(this.ctx.files, fileNames)

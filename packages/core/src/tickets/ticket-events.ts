@@ -16,7 +16,10 @@ export const TicketEventType = {
   TicketAssigned: 'Tickets.TicketAssigned',
   TicketClosedByAgent: 'Tickets.TicketClosedByAgent',
   TicketClosedByCustomer: 'Tickets.TicketClosedByCustomer',
-  TicketDeleted: 'Tickets.TicketDeleted'
+  TicketDeleted: 'Tickets.TicketDeleted',
+  TicketUpdated: 'Tickets.TicketUpdated',
+  CommentUpdated: 'Tickets.CommentUpdated',
+  CommentDeleted: 'Tickets.CommentDeleted'
 } as const
 
 export interface TicketEventBase extends DomainEvent {
@@ -33,6 +36,7 @@ export interface TicketCreatedByAgentEvent extends TicketEventBase { type: typeo
 
 export interface CommentAddedEvent extends TicketEventBase {
   type: typeof TicketEventType.CommentAdded
+  /** Consumers hide notes and private replies by `type`/`private`; the body is read by id. */
   comment: Pick<Comment, 'id' | 'type' | 'private' | 'preview'> & { user_id: number }
   /** The author is an administrator or agent. */
   by_staff: boolean
@@ -53,9 +57,39 @@ export interface TicketClosedByCustomerEvent extends TicketEventBase { type: typ
 /** The ticket is gone (its comments and attachments with it); `ticket` is its last state. */
 export interface TicketDeletedEvent extends TicketEventBase { type: typeof TicketEventType.TicketDeleted }
 
+/**
+ * Any change of the ticket itself (title, body, category, status, privacy,
+ * assignment), besides the specific events some of them also raise.
+ */
+export interface TicketUpdatedEvent extends TicketEventBase {
+  type: typeof TicketEventType.TicketUpdated
+  /** The fields that changed (e.g. `['status', 'category_id']`). */
+  changes: string[]
+}
+
+/** A comment's body or privacy changed; `comment` is its new state. */
+export interface CommentUpdatedEvent extends TicketEventBase {
+  type: typeof TicketEventType.CommentUpdated
+  comment: Comment
+  changes: string[]
+}
+
+/** The comment is gone; `comment` is its last state. */
+export interface CommentDeletedEvent extends TicketEventBase {
+  type: typeof TicketEventType.CommentDeleted
+  comment: Comment
+}
+
 export type TicketEvent =
   | TicketCreatedEvent | TicketCreatedByAgentEvent | CommentAddedEvent | TicketAssignedEvent
   | TicketClosedByAgentEvent | TicketClosedByCustomerEvent | TicketDeletedEvent
+  | TicketUpdatedEvent | CommentUpdatedEvent | CommentDeletedEvent
+
+/** The names of the fields `patch` sets to a value different from `before`'s. */
+export function changedFields (before: object, patch: object): string[] {
+  const old = before as Record<string, unknown>
+  return Object.entries(patch).filter(([key, value]) => value !== undefined && JSON.stringify(old[key]) !== JSON.stringify(value)).map(([key]) => key)
+}
 
 /** The fields every ticket event carries besides its type. */
 export function ticketEventFacts (

@@ -9,7 +9,7 @@ import { isStaff, UserStatus, type Actor } from '../users/user.js'
 import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
 import { removeFiles } from './attachment-service.js'
 import { checkFieldAnswers, checkPurchaseCode } from './ticket-fields.js'
-import { ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketCreatedByAgentEvent, type TicketCreatedEvent, type TicketDeletedEvent } from './ticket-events.js'
+import { changedFields, ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketCreatedByAgentEvent, type TicketCreatedEvent, type TicketDeletedEvent, type TicketUpdatedEvent } from './ticket-events.js'
 import { importTickets, type TicketImport } from './ticket-import.js'
 import { checkedBody, checkedTitle, type TicketInput, type TicketUpdateInput } from './ticket-input.js'
 import { ownerUser, resolveTicketOwner } from './ticket-owner.js'
@@ -122,8 +122,10 @@ export class TicketService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, patch)
       if (updated === null) throw new NotFoundError('Ticket')
+      const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
+      const changes = changedFields(ticket, patch)
+      if (changes.length > 0) await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes } satisfies TicketUpdatedEvent)
       if (updated.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
-        const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
       }
       return updated
@@ -135,9 +137,13 @@ export class TicketService {
     const { ticket } = await this.visible(actor, id)
     ensure(canChangeTicketPrivacy(actor, ticket))
     if (ticket.private === isPrivate) return ticket
-    const updated = await this.ctx.store.tickets.update(id, { private: isPrivate })
-    if (updated === null) throw new NotFoundError('Ticket')
-    return updated
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const updated = await tx.tickets.update(id, { private: isPrivate })
+      if (updated === null) throw new NotFoundError('Ticket')
+      const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
+      await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['private'] } satisfies TicketUpdatedEvent)
+      return updated
+    })
   }
 
   /** Assigns an agent (or administrator): administrators and agents with `assign_tickets`. */
@@ -156,6 +162,7 @@ export class TicketService {
         ...facts,
         agent: { id: agent.id, first_name: agent.first_name, last_name: agent.last_name }
       } satisfies TicketAssignedEvent)
+      await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['assigned_agent_id'] } satisfies TicketUpdatedEvent)
       return updated
     })
   }

@@ -8,6 +8,8 @@ import type { Store, WithIncludes } from '../store.js'
 import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
 import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
+import { CustomerEventType, type CustomerEvent } from './customer-events.js'
+import { changedFields } from '../tickets/ticket-events.js'
 import {
   NOTIFICATION_SETTING_KEYS, Role, UserStatus, type Actor, type NotificationSettings, type User
 } from './user.js'
@@ -33,14 +35,18 @@ export class CustomerService {
     if (actor !== null) ensure(canManageCustomers(actor))
     checkNewPerson(input, confirm)
     const passwordHash = await this.ctx.hasher.hash(input.password)
-    return await this.ctx.store.users.create({
-      role: Role.Customer,
-      first_name: input.first_name.trim(),
-      last_name: input.last_name.trim(),
-      email: normaliseEmail(input.email),
-      company: normaliseCompany(input.company) ?? null,
-      status: UserStatus.Active,
-      password_hash: passwordHash
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const customer = await tx.users.create({
+        role: Role.Customer,
+        first_name: input.first_name.trim(),
+        last_name: input.last_name.trim(),
+        email: normaliseEmail(input.email),
+        company: normaliseCompany(input.company) ?? null,
+        status: UserStatus.Active,
+        password_hash: passwordHash
+      })
+      await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: actor?.id ?? null, customer } satisfies CustomerEvent)
+      return customer
     })
   }
 
@@ -73,17 +79,21 @@ export class CustomerService {
   }
 
   async update (actor: Actor, id: number, input: PersonPatchInput): Promise<User> {
-    await this.get(actor, id)
+    const before = await this.get(actor, id)
     checkPersonPatch(input)
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
-    const updated = await this.ctx.store.transaction(async (tx) => {
-      const user = await tx.users.update(id, {
+    const updated = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const fields = {
         ...pickDefined({ first_name: input.first_name?.trim(), last_name: input.last_name?.trim(), company: normaliseCompany(input.company), status: input.status }),
-        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
-        ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
-      })
+        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {})
+      }
+      const user = await tx.users.update(id, { ...fields, ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}) })
       // A changed password signs the customer out everywhere.
       if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
+      const changes = [...changedFields(before, fields), ...(passwordHash !== undefined ? ['password'] : [])]
+      if (user !== null && changes.length > 0) {
+        await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerUpdated, actor_id: actor.id, customer: user, changes } satisfies CustomerEvent)
+      }
       return user
     })
     if (updated === null) throw new NotFoundError('Customer')
@@ -92,10 +102,12 @@ export class CustomerService {
 
   /** Deletes the customer with their tickets (by cascade) and, once that committed, the tickets' files. */
   async delete (actor: Actor, id: number): Promise<void> {
-    await this.get(actor, id)
-    const fileNames = await this.ctx.store.transaction(async (tx) => {
+    const customer = await this.get(actor, id)
+    const fileNames = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const names = await tx.attachments.fileNamesOfTicketsOwnedBy(id)
-      await tx.users.delete(id)
+      if (await tx.users.delete(id)) {
+        await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerDeleted, actor_id: actor.id, customer } satisfies CustomerEvent)
+      }
       return names
     })
     await removeFiles(this.ctx.files, fileNames)

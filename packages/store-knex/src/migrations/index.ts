@@ -8,6 +8,7 @@ import * as ticketListIndexes from './0006-ticket-list-indexes.js'
 import * as ticketCounts from './0007-ticket-counts.js'
 import * as searchAtScale from './0008-search-at-scale.js'
 import * as eventsAndJobs from './0011-events-and-jobs.js'
+import * as webhooks from './0012-webhooks.js'
 import * as mail from './0014-mail.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
@@ -26,6 +27,7 @@ export const migrations: Migration[] = [
   { name: '0007-ticket-counts', ...ticketCounts },
   { name: '0008-search-at-scale', ...searchAtScale },
   { name: '0011-events-and-jobs', ...eventsAndJobs },
+  { name: '0012-webhooks', ...webhooks },
   { name: '0014-mail', ...mail }
 ]
 

@@ -9,24 +9,11 @@ import { Attachment, presentAttachment } from '../tickets/ticket-shapes.js'
 
 const AttachmentParams = Type.Object({ id: Type.String({ pattern: ATTACHMENT_ID_PATTERN }) })
 
-/** How often unlinked uploads older than 24 hours are removed. */
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000
-
 export function attachmentRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {
   const tags = ['Attachments']
   const attachments = helpdesk.attachments
 
-  // Uploads never linked to a ticket or comment go after 24 h (CONTRACT §12). Every instance may run
-  // this: each stale row is deleted once, by whichever statement gets it first.
-  let pruner: NodeJS.Timeout | undefined
-  const prune = (): void => {
-    attachments.pruneUnlinked().catch((error: unknown) => { app.log.error({ err: error }, 'pruning unlinked attachments failed') })
-  }
-  app.addHook('onReady', async () => {
-    pruner = setInterval(prune, PRUNE_INTERVAL_MS)
-    pruner.unref()
-  })
-  app.addHook('onClose', async () => { clearInterval(pruner) })
+  // Uploads never linked to a ticket or comment go after 24 h (CONTRACT §12): the hourly `uploads.prune` job.
 
   // Multipart parsing only in this scope, unless the plugin already parses it.
   void app.register(async (scope) => {

@@ -5,7 +5,6 @@ import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, FileUpload, IdParams, PayloadTooLargeBody, responses } from '../../schemas/common.js'
 import { ImportJob, ImportQuery, presentImport } from './import-schemas.js'
-import { ImportWorker } from './import-worker.js'
 
 /** Uploaded import files, like attachments (CONTRACT §12): larger files go through `helpdesk import FILE`. */
 const MAX_IMPORT_BYTES = 30 * 2 ** 20
@@ -31,9 +30,6 @@ async function uploadedFile (request: FastifyRequest): Promise<{ fileName: strin
 export function importRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {
   const tags = ['Imports']
   const imports = helpdesk.imports
-  const worker = new ImportWorker(imports, app.log)
-  app.addHook('onReady', async () => { worker.start() })
-  app.addHook('onClose', async () => { await worker.stop() })
 
   // Multipart parsing only for this route's scope, unless the plugin already parses it.
   void app.register(async (scope) => {
@@ -53,8 +49,8 @@ export function importRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): voi
       ensureCanImport(actor)
       const { format } = request.query as { format?: ImportFormat }
       const upload = await uploadedFile(request)
+      // Runs as an `import.run` job (committed with the import), on whichever instance's runner claims it.
       const job = await imports.enqueue(actor, { ...upload, ...(format !== undefined ? { format } : {}) })
-      worker.kick()
       return await reply.code(202).send({ data: presentImport(job) })
     })
   })

@@ -15,7 +15,8 @@ export const NotificationData = Type.Object({
   note: Type.Optional(Type.Object({ id: Type.Integer() }, { description: 'Customers.NoteAdded.' })),
   import: Type.Optional(Type.Object({
     id: Type.Integer(), created: Type.Integer(), failed: Type.Integer(), message: Nullable(Type.String())
-  }, { description: 'Import.ImportCompletedSuccessfully / Import.ImportFailed.' }))
+  }, { description: 'Import.ImportCompletedSuccessfully / Import.ImportFailed.' })),
+  webhook: Type.Optional(Type.Object({ id: Type.Integer(), url: Type.String() }, { description: 'Webhooks.EndpointDisabled.' }))
 })
 
 export const Notification = Type.Object({

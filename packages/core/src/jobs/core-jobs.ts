@@ -1,0 +1,46 @@
+import type { Helpdesk } from '../helpdesk.js'
+import { IMPORT_STALE_AFTER_MS } from '../imports/import-service.js'
+import { formatDateTime } from '../time.js'
+import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../webhooks/webhook-service.js'
+
+/** The job types core runs itself. */
+export const CoreJobType = {
+  /** Runs queued imports (and resumes abandoned ones); enqueued with each upload. */
+  ImportRun: 'import.run',
+  /** Hourly: removes uploads never linked to a ticket or comment within 24 hours (CONTRACT §12). */
+  UploadsPrune: 'uploads.prune',
+  /** Daily: drops event-log entries and finished jobs past their retention. */
+  EventsPrune: 'events.prune',
+  /** Daily: drops webhook deliveries past their retention. */
+  WebhooksPrune: 'webhooks.prune'
+} as const
+
+const HOUR = 60 * 60 * 1000
+const DAY = 24 * HOUR
+/** How long the event log keeps events (the event stream replays from it; webhooks redeliver from it). */
+export const EVENT_LOG_RETENTION_DAYS = 30
+/** How long done and failed jobs stay listed. */
+export const FINISHED_JOB_RETENTION_DAYS = 7
+
+/** Registers core's job handlers on `helpdesk.jobs` (they run once somebody starts the runner). */
+export function registerCoreJobs (helpdesk: Helpdesk): void {
+  const { jobs, context } = helpdesk
+  const daysAgo = (days: number): string => formatDateTime(new Date(context.clock.now().getTime() - days * DAY))
+
+  // The runner's lease beats while an import runs; a dead worker's import resumes once it expires.
+  jobs.register(CoreJobType.ImportRun, async () => { await helpdesk.imports.runPending() }, { leaseMs: IMPORT_STALE_AFTER_MS, concurrency: 1 })
+
+  jobs.register(CoreJobType.UploadsPrune, async () => { await helpdesk.attachments.pruneUnlinked() })
+  jobs.every(CoreJobType.UploadsPrune, HOUR)
+
+  jobs.register(CoreJobType.EventsPrune, async () => {
+    while (await context.store.eventLog.deleteBefore(daysAgo(EVENT_LOG_RETENTION_DAYS), 1000) === 1000);
+    while (await context.store.jobs.deleteFinishedBefore(daysAgo(FINISHED_JOB_RETENTION_DAYS), 1000) === 1000);
+  })
+  jobs.every(CoreJobType.EventsPrune, DAY)
+
+  jobs.register(CoreJobType.WebhooksPrune, async () => {
+    while (await context.store.webhooks.deleteDeliveriesBefore(daysAgo(WEBHOOK_DELIVERY_RETENTION_DAYS), 1000) === 1000);
+  })
+  jobs.every(CoreJobType.WebhooksPrune, DAY)
+}

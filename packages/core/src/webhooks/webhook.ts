@@ -1,0 +1,91 @@
+import { ArticleEventType } from '../knowledge-base/article-events.js'
+import { NotificationType } from '../notifications/notification.js'
+import { TicketEventType } from '../tickets/ticket-events.js'
+import type { DateTimeString } from '../time.js'
+import { CustomerEventType } from '../users/customer-events.js'
+
+/** Every event type an endpoint may subscribe to (`*` subscribes to all, including ones added later). */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = [...new Set([
+  ...Object.values(NotificationType).filter((type) => type !== NotificationType.WebhookEndpointDisabled),
+  TicketEventType.TicketUpdated, TicketEventType.TicketDeleted, TicketEventType.CommentUpdated, TicketEventType.CommentDeleted,
+  ...Object.values(CustomerEventType),
+  ...Object.values(ArticleEventType)
+])]
+
+export const WebhookEventType = {
+  /** To administrators: an endpoint failed for so long it was switched off. */
+  EndpointDisabled: 'Webhooks.EndpointDisabled'
+} as const
+
+/** A receiver of events, managed by administrators. Its secrets never leave the service except once, on creation or rotation. */
+export interface WebhookEndpoint {
+  id: number
+  url: string
+  /** Event types, or `['*']` for all. */
+  events: string[]
+  description: string | null
+  active: boolean
+  /** When the service switched it off after sustained failure (null when active, or switched off by hand). */
+  disabled_at: DateTimeString | null
+  /** Failed attempts since the last success. */
+  consecutive_failures: number
+  /** When the current run of failures began; null after a success. */
+  failing_since: DateTimeString | null
+  created_at: DateTimeString
+  updated_at: DateTimeString
+}
+
+/** The signing secrets: during a rotation's overlap the previous one signs too. */
+export interface WebhookSecrets {
+  current: string
+  previous: string | null
+  previous_expires_at: DateTimeString | null
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed'
+
+export interface WebhookDelivery {
+  id: number
+  endpoint_id: number
+  /** The event-log id: `Helpdesk-Event-Id`, the payload's `id`. */
+  event_id: number
+  event_type: string
+  status: WebhookDeliveryStatus
+  attempts: number
+  response_status: number | null
+  duration_ms: number | null
+  error: string | null
+  next_attempt_at: DateTimeString | null
+  created_at: DateTimeString
+  updated_at: DateTimeString
+}
+
+export interface WebhookInput {
+  url?: string
+  events?: string[]
+  description?: string | null
+  active?: boolean
+}
+
+/** Whether an endpoint receives events of `type` (the subscription rule). */
+export function endpointReceives (endpoint: Pick<WebhookEndpoint, 'active' | 'events'>, type: string): boolean {
+  if (!endpoint.active) return false
+  return endpoint.events.includes(type) || (endpoint.events.includes('*') && WEBHOOK_EVENT_TYPES.includes(type))
+}
+
+/** When an endpoint is switched off: every attempt failing for a day, or this many failed attempts in a row. */
+export interface WebhookDisablePolicy {
+  /** Default 24 hours. */
+  failingForMs: number
+  /** Default 100. */
+  consecutiveFailures: number
+}
+
+export const DEFAULT_WEBHOOK_DISABLE_POLICY: WebhookDisablePolicy = { failingForMs: 24 * 60 * 60 * 1000, consecutiveFailures: 100 }
+
+export function shouldDisable (endpoint: Pick<WebhookEndpoint, 'consecutive_failures' | 'failing_since'>, now: Date, policy: WebhookDisablePolicy): boolean {
+  if (endpoint.consecutive_failures >= policy.consecutiveFailures) return true
+  if (endpoint.failing_since === null) return false
+  const since = Date.parse(`${endpoint.failing_since.replace(' ', 'T')}Z`)
+  return now.getTime() - since >= policy.failingForMs
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify'
+import type { AvatarResolver, Helpdesk } from '@helpdesk/core'
+import type { HelpdeskPluginOptions } from '../options.js'
+import { registerWebhookDelivery } from '../webhooks/webhook-delivery.js'
+
+/**
+ * The one place background work starts in a server: the webhook delivery
+ * handler joins core's job handlers, and `helpdesk.jobs` runs from `onReady`
+ * to `onClose` (which waits for the jobs under way), unless the `workers`
+ * option is false (jobs are then run by another process sharing the database).
+ */
+export function installJobWorkers (host: FastifyInstance, helpdesk: Helpdesk, options: HelpdeskPluginOptions, avatar: AvatarResolver): void {
+  const closeDelivery = registerWebhookDelivery(helpdesk, avatar, options.webhooks)
+  const workers = options.workers ?? true
+  if (workers !== false) {
+    helpdesk.jobs.onError = (error, job) => {
+      host.log.error({ err: error, job: job === undefined ? undefined : { id: job.id, type: job.type } }, 'the job runner failed')
+    }
+    host.addHook('onReady', async () => {
+      helpdesk.jobs.start(typeof workers === 'object' ? workers : {})
+    })
+    host.addHook('onClose', async () => { await helpdesk.jobs.stop() })
+  }
+  // After the runner stopped: no delivery is under way any more.
+  host.addHook('onClose', async () => { await closeDelivery() })
+}
