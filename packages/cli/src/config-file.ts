@@ -30,6 +30,10 @@ export interface MailFileOptions {
   rateLimitPerHour?: number
   /** `helpdesk serve` listens for SMTP on this port. */
   smtpPort?: number
+  /** `helpdesk serve` polls this mailbox: `imaps://user:pass@host:993/INBOX`. */
+  imapUrl?: string
+  /** Stored mail is moved to this mailbox (otherwise flagged \Seen). */
+  imapMoveTo?: string
 }
 
 /**
@@ -110,7 +114,9 @@ const mailKeys: Record<keyof MailFileOptions, Check> = {
   inboundSecret: isString,
   maxAttachmentBytes: isInteger(0, 2 ** 31),
   rateLimitPerHour: isInteger(1, 1_000_000),
-  smtpPort: isInteger(0, 65535)
+  smtpPort: isInteger(0, 65535),
+  imapUrl: (value) => typeof value === 'string' && /^imaps?:\/\//.test(value) ? null : 'an imap:// or imaps:// URL',
+  imapMoveTo: isString
 }
 
 const isMail: Check = (value) => {

@@ -32,6 +32,8 @@ export interface HelpdeskConfig {
   plugin: ConfiguredPluginOptions
   /** `helpdesk serve` listens for inbound mail over SMTP here (--smtp-port, HELPDESK_SMTP_PORT, `mail.smtpPort`); null: no listener. */
   smtpPort: number | null
+  /** `helpdesk serve` polls this IMAP mailbox for inbound mail (HELPDESK_IMAP_URL, `mail.imapUrl`); null: no poller. */
+  imap: { url: string, moveTo?: string } | null
   /** Where the settings came from, for `helpdesk doctor`. */
   configFile: string | null
 }
@@ -108,7 +110,7 @@ function inboundOf (value: string): Record<string, number> {
 
 /** The environment over the file's `mail`; undefined when neither sets a sender. */
 function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string): HelpdeskMailOptions | undefined {
-  const { smtpPort: _port, ...fromFile } = file.mail ?? {}
+  const { smtpPort: _port, imapUrl: _imap, imapMoveTo: _moveTo, ...fromFile } = file.mail ?? {}
   const smtpUrl = env.HELPDESK_SMTP_URL ?? fromFile.smtpUrl
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) throw new CliError('HELPDESK_SMTP_URL must be an smtp:// or smtps:// URL')
   const from = env.HELPDESK_MAIL_FROM ?? fromFile.from
@@ -131,6 +133,14 @@ function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string):
     ...(templatesDir !== undefined ? { templatesDir: resolve(cwd, templatesDir) } : {}),
     ...(inboundSecret !== undefined ? { inboundSecret } : {})
   }
+}
+
+function imapOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): HelpdeskConfig['imap'] {
+  const url = env.HELPDESK_IMAP_URL ?? file.mail?.imapUrl
+  if (url === undefined) return null
+  if (!/^imaps?:\/\//.test(url)) throw new CliError('HELPDESK_IMAP_URL must be an imap:// or imaps:// URL')
+  const moveTo = env.HELPDESK_IMAP_MOVE_TO ?? file.mail?.imapMoveTo
+  return { url, ...(moveTo !== undefined ? { moveTo } : {}) }
 }
 
 function logLevelOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): LogLevel {
@@ -160,6 +170,7 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       ...(mail !== undefined ? { mail } : {})
     },
     smtpPort: smtpPort !== undefined ? integer(smtpPortName, smtpPort, 0, 65535) : null,
+    imap: imapOf(env, config),
     configFile: file
   }
 }

@@ -8,8 +8,8 @@ import type { CliIo } from '../io.js'
 export interface MailTestOptions { to: string, config?: string, json?: boolean }
 
 /** Sends one test mail through the configured SMTP server, now (not queued), and prints what the server answered. */
-export async function mailTest (options: MailTestOptions, io: CliIo): Promise<{ response: string, messageId: string }> {
-  const mail = loadConfig({ config: options.config }).plugin.mail
+export async function mailTest (options: MailTestOptions, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<{ response: string, messageId: string }> {
+  const mail = loadConfig({ config: options.config }, env).plugin.mail
   if (mail?.smtpUrl === undefined) throw new CliError('no SMTP server configured: set HELPDESK_SMTP_URL and HELPDESK_MAIL_FROM (see docs/mail.md)')
   if (!/^[^\s@]+@[^\s@]+$/.test(options.to)) throw new CliError(`--to must be an email address, got "${options.to}"`)
   const transport = createSmtpTransport(mail.smtpUrl)

@@ -6,7 +6,7 @@ import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { openStore } from '../open-store.js'
 import { closeGracefully, shutdownGraceMs } from '../graceful-shutdown.js'
-import { startSmtpListener, type SmtpListener } from '@helpdesk/mail'
+import { startImapPoller, startSmtpListener, type ImapPoller, type SmtpListener } from '@helpdesk/mail'
 import { buildServer, DOCS_PATH, helpdeskFor } from '../server.js'
 
 export type ServeOptions = ConfigFlags & { json?: boolean }
@@ -33,6 +33,7 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   let firstAdmin: ServeSummary['firstAdmin']
   let address: string
   let listener: SmtpListener | null = null
+  let poller: ImapPoller | null = null
   try {
     applied = await store.migrate()
     const helpdesk = helpdeskFor(config, store)
@@ -46,6 +47,18 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
         host: config.host,
         onError: (error) => { app.log.error({ err: error }, 'inbound mail') }
       }).catch(async (error: unknown) => { await app.close(); throw error })
+    }
+    if (config.imap !== null) {
+      poller = await startImapPoller({
+        inbound: helpdesk.mail.inbound,
+        url: config.imap.url,
+        moveTo: config.imap.moveTo,
+        onError: (error) => { app.log.error({ err: error }, 'inbound mail (IMAP)') }
+      }).catch(async (error: unknown) => {
+        await listener?.close()
+        await app.close()
+        throw error
+      })
     }
   } catch (error) {
     await store.close()
@@ -61,6 +74,7 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     io.out(`Help desk API listening on ${url} (database ${summary.database})`)
     io.out(`API documentation (Swagger UI): ${summary.docs}`)
     if (smtp !== null) io.out(`Receiving mail over SMTP on ${smtp}`)
+    if (poller !== null) io.out('Polling the configured IMAP mailbox for mail')
     if (firstAdmin !== null) {
       io.out(`Created the first administrator: ${firstAdmin.email} / ${firstAdmin.password} (change it after logging in)`)
     }
@@ -74,6 +88,7 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     closing ??= (async () => {
       // New mail stops first; a sender whose message was cut off retries it.
       await listener?.close()
+      await poller?.close()
       await closeGracefully(app, store, io, graceMs)
     })()
     await closing
