@@ -3,7 +3,7 @@ import { describe, it } from 'node:test'
 import { eachDialect } from './helpers.js'
 import { expectStatus } from './http-assertions.js'
 import { mailDesk, rawMail, SALES, SUPPORT, type MailDesk } from './mail-fixtures.js'
-import { postComment, postTicket } from './ticket-fixtures.js'
+import { multipart, postComment, postTicket } from './ticket-fixtures.js'
 
 async function ticketOf (d: MailDesk, id: number): Promise<any> {
   return expectStatus(await d.h.inject({ method: 'GET', url: `/api/v1/tickets/${id}?include=user,attachments`, token: d.admin.token }), 200).data
@@ -199,6 +199,23 @@ eachDialect((dialect) => {
       await postComment(d.h, d.agent.token, ticket.id, { body: 'Signed.' })
       await d.send()
       assert.deepEqual(d.capture.mails.map((m) => m.envelope.to[0]).sort(), ['erin@customers.test', 'frank@partners.test'])
+    })
+
+    it('sends a reply\'s attachments with it, and links to those past the size limit', async (t) => {
+      const d = await mailDesk(t, dialect, { maxAttachmentBytes: 1000 })
+      const ticket = await postTicket(d.h, d.alice.token, { category: 1, title: 'Invoice' })
+      const upload = async (content: Buffer, name: string): Promise<string> => {
+        const body = multipart(content, name, 'text/plain')
+        return expectStatus(await d.h.inject({ method: 'POST', url: '/api/v1/attachments', token: d.agent.token, payload: body.payload, headers: body.headers }), 201).data.id
+      }
+      const small = await upload(Buffer.from('line items\n'), 'invoice.txt')
+      const large = await upload(Buffer.alloc(5000, 'x'), 'ledger.txt')
+      await postComment(d.h, d.agent.token, ticket.id, { body: 'Attached.', attachments: [small, large] })
+      await d.send()
+      const mail = d.capture.mails.find((m) => m.envelope.to[0] === d.alice.user.email && m.parsed.subject?.startsWith('Re:') === true)!
+      assert.deepEqual(mail.parsed.attachments.map((a) => a.filename), ['invoice.txt'])
+      assert.equal(mail.parsed.attachments[0]?.content.toString(), 'line items\n')
+      assert.ok((mail.parsed.text ?? '').includes(`ledger.txt: https://help.desk.test/api/v1/attachments/${large}/download`))
     })
 
     it('stores attachments like uploads and sanitises HTML mail', async (t) => {
