@@ -166,9 +166,23 @@ export function checkConfigFile (file: string, parsed: unknown): HelpdeskConfigF
   return config as HelpdeskConfigFile
 }
 
-function parseJson (file: string): unknown {
+/** The file's text, or a one-line error that says why it cannot be read. */
+function readText (file: string): string {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'))
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') throw new CliError(`config file ${file} does not exist`)
+    if (code === 'EACCES' || code === 'EPERM') throw new CliError(`config file ${file} cannot be read (permission denied): make it readable by the user running helpdesk`)
+    if (code === 'EISDIR') throw new CliError(`config file ${file} is a directory: give the path of a .json or .ts file`)
+    throw new CliError(`config file ${file} cannot be read: ${(error as Error).message}`)
+  }
+}
+
+function parseJson (file: string): unknown {
+  const text = readText(file)
+  try {
+    return JSON.parse(text)
   } catch (error) {
     throw new CliError(`config file ${file} is not valid JSON: ${(error as Error).message}`)
   }
@@ -195,7 +209,7 @@ export function readConfigFile (path: string | undefined, cwd = process.cwd()): 
   let file: string
   if (path !== undefined) {
     file = resolve(cwd, path)
-    if (!existsSync(file)) throw new CliError(`config file ${file} does not exist`)
+    readText(file)
   } else {
     const present = CONFIG_FILES.map((name) => resolve(cwd, name)).filter((f) => existsSync(f))
     if (present.length > 1) throw new CliError(`both ${present.join(' and ')} exist: keep one`)

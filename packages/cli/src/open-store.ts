@@ -15,12 +15,14 @@ export async function openStore (url: string): Promise<KnexStore> {
   return store
 }
 
-/** Runs `fn` with a migrated store and the services on it, closing the store afterwards. */
-export async function withHelpdesk<T> (url: string, fn: (helpdesk: Helpdesk, store: KnexStore) => Promise<T>): Promise<T> {
+/** Runs `fn` with a migrated store and the services on it (`make`, default `createHelpdesk`), closing the store afterwards. */
+export async function withHelpdesk<T> (
+  url: string, fn: (helpdesk: Helpdesk, store: KnexStore) => Promise<T>, make: (store: KnexStore) => Helpdesk = (store) => createHelpdesk({ store })
+): Promise<T> {
   const store = await openStore(url)
   try {
     await store.migrate()
-    return await fn(createHelpdesk({ store }), store)
+    return await fn(make(store), store)
   } finally {
     await store.close()
   }

@@ -1,5 +1,9 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createHelpdesk, parseListQuery, ticketList } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects } from '@helpdesk/store-knex'
 import { run } from '../src/program.js'
 import type { CliIo } from '../src/io.js'
@@ -26,7 +30,75 @@ async function snapshot (url: string): Promise<{ tickets: unknown[], comments: n
   }
 }
 
+/** How many rows of each kind the demo content wrote. */
+async function demoCounts (url: string): Promise<Record<string, number>> {
+  const store = createKnexStore({ url })
+  try {
+    const counts: Record<string, number> = {}
+    for (const table of ['users', 'categories', 'tickets', 'comments', 'attachments', 'custom_fields', 'canned_responses', 'article_collections', 'articles']) {
+      const row = await store.knex(table).count({ n: '*' }).first() as { n: number | string }
+      counts[table] = Number(row.n)
+    }
+    return counts
+  } finally {
+    await store.close()
+  }
+}
+
 for (const dialect of testDialects()) {
+  describe(`helpdesk seed on ${dialect}`, () => {
+    it('writes demo tickets with replies, notes, an attachment, custom fields, canned responses and articles; twice adds nothing', async (t) => {
+      const db = await createTestDatabase(dialect)
+      const storage = mkdtempSync(join(tmpdir(), 'helpdesk-seed-storage-'))
+      const saved = process.env.HELPDESK_STORAGE_DIR
+      process.env.HELPDESK_STORAGE_DIR = storage
+      t.after(async () => {
+        if (saved === undefined) delete process.env.HELPDESK_STORAGE_DIR
+        else process.env.HELPDESK_STORAGE_DIR = saved
+        rmSync(storage, { recursive: true, force: true })
+        await db.drop()
+      })
+      const io = captureIo()
+      assert.equal(await run(['seed', '--database', db.url, '--json'], io), 0, io.stderr.join('\n'))
+      const printed = JSON.parse(io.stdout[0] ?? '{}')
+      assert.deepEqual(printed.demo, { tickets: 12, comments: 17, attachments: 1, customFields: 2, cannedResponses: 3, collections: 2, articles: 5 })
+      const first = await demoCounts(db.url)
+      assert.deepEqual(first, {
+        users: 5, categories: 3, tickets: 12, comments: 17, attachments: 1, custom_fields: 2, canned_responses: 3, article_collections: 2, articles: 5
+      })
+
+      const store = createKnexStore({ url: db.url })
+      t.after(async () => { await store.close() })
+      const helpdesk = createHelpdesk({ store })
+      const admin = await store.users.findByEmail('admin@example.com')
+      const agent = await store.users.findByEmail('agent@example.com')
+      // What a newcomer sees: statuses, assignments, notes, answers, a draft, the attachment's file.
+      const tickets = await helpdesk.tickets.list(admin!, parseListQuery(ticketList, { per_page: 100, include: 'attachments-count,replies-count' }))
+      assert.equal(tickets.total, 12)
+      for (const status of [1, 2, 3]) assert.ok(tickets.items.some((x) => x.status === status), `a ticket of status ${status}`)
+      assert.ok(tickets.items.some((x) => x.assigned_agent_id === agent!.id) && tickets.items.some((x) => x.assigned_agent_id === null))
+      assert.ok(tickets.items.some((x) => !x.private))
+      assert.equal(tickets.items.filter((x) => Number(x.attachments_count) > 0).length, 1)
+      assert.ok(tickets.items.some((x) => Object.keys(x.additional.fields ?? {}).length > 0), 'custom-field answers')
+      const notes = await store.knex('comments').where('type', 2).count({ n: '*' }).first() as { n: number | string }
+      assert.ok(Number(notes.n) >= 2, 'internal notes')
+      const drafts = await store.knex('articles').whereNull('published_at').count({ n: '*' }).first() as { n: number | string }
+      assert.equal(Number(drafts.n), 1)
+      const attachment = await store.knex('attachments').first() as { file_name: string, ticket_id: number | null }
+      assert.ok(attachment.ticket_id !== null, 'linked to its ticket')
+      assert.ok(existsSync(join(storage, attachment.file_name)), 'stored where serve looks (HELPDESK_STORAGE_DIR)')
+      const found = await helpdesk.tickets.list(admin!, parseListQuery(ticketList, { filters: { search: 'invoice' } }))
+      assert.ok(found.total >= 1, 'demo tickets are searchable')
+      const customer = await store.users.findByEmail('maria.garcia@example.com')
+      assert.ok((await helpdesk.auth.login('maria.garcia@example.com', 'customer-password')).user.id === customer!.id)
+
+      const again = captureIo()
+      assert.equal(await run(['seed', '--database', db.url, '--json'], again), 0)
+      assert.deepEqual(JSON.parse(again.stdout[0] ?? '{}').demo, { tickets: 0, comments: 0, attachments: 0, customFields: 0, cannedResponses: 0, collections: 0, articles: 0 })
+      assert.deepEqual(await demoCounts(db.url), first, 'running seed twice adds nothing')
+    })
+  })
+
   describe(`helpdesk seed --tickets on ${dialect}`, () => {
     it('generates realistic, reproducible volume data through the bulk paths, with the demo accounts', async (t) => {
       const [first, second] = [await createTestDatabase(dialect), await createTestDatabase(dialect)]

@@ -178,7 +178,7 @@ eachDialect((dialect) => {
         assert.deepEqual(keysOf(body), ['data'])
         assert.deepEqual(body.data.map((k: { name: string }) => k.name), ['test', 'login'])
         for (const key of body.data) {
-          assert.deepEqual(keysOf(key), ['created_at', 'id', 'last_used_at', 'name'])
+          assert.deepEqual(keysOf(key), ['created_at', 'id', 'name'])
           assert.match(key.created_at, DATETIME)
         }
       })

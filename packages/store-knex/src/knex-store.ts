@@ -142,6 +142,11 @@ export class KnexStore implements Store {
     return applied
   }
 
+  /** Releases the migration lock an interrupted migration left held (only when no other process is migrating). */
+  async releaseMigrationLock (): Promise<void> {
+    await this.knex.migrate.forceFreeMigrationsLock({ migrationSource })
+  }
+
   /** Names of migrations not applied yet. */
   async pendingMigrations (): Promise<string[]> {
     const [, pending] = await this.knex.migrate.list({ migrationSource }) as [unknown, Array<{ name: string } | string>]

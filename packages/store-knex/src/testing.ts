@@ -15,10 +15,20 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-/** The dialects a test run covers: `HELPDESK_TEST_DIALECTS=sqlite,postgres` (default both). */
+/**
+ * The dialects a test run covers: `HELPDESK_TEST_DIALECTS=sqlite,postgres`
+ * (default both). An unknown name (a typo such as `postgresql`) or an empty
+ * list throws, so a run never passes by testing no database at all.
+ */
 export function testDialects (): Array<'sqlite' | 'postgres'> {
   const raw = process.env.HELPDESK_TEST_DIALECTS ?? 'sqlite,postgres'
-  return raw.split(',').map((s) => s.trim()).filter((s): s is 'sqlite' | 'postgres' => s === 'sqlite' || s === 'postgres')
+  const names = raw.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const unknown = names.filter((s) => s !== 'sqlite' && s !== 'postgres')
+  if (unknown.length > 0 || names.length === 0) {
+    throw new Error(`HELPDESK_TEST_DIALECTS=${JSON.stringify(raw)}: expected a comma-separated list of sqlite and postgres` +
+      (unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''))
+  }
+  return [...new Set(names)] as Array<'sqlite' | 'postgres'>
 }
 
 /** Server URL for test databases: `HELPDESK_TEST_PG_URL` (default postgres://postgres@127.0.0.1:5432/postgres). */

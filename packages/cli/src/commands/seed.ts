@@ -1,10 +1,12 @@
 import { Command } from 'commander'
-import { Role, type Helpdesk, type User } from '@helpdesk/core'
-import { CliError, databaseUrl } from '../config.js'
+import { Role, type Category, type Helpdesk, type User } from '@helpdesk/core'
+import { CliError, loadConfig } from '../config.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
 import { progressBar } from '../progress.js'
+import { DEMO_CUSTOMERS, seedDemoContent, type DemoContentSummary } from '../seed/demo-content.js'
 import type { VolumePlan } from '../seed/seed-data.js'
+import { helpdeskFor } from '../server.js'
 import { seedVolume, VOLUME_PASSWORD, type VolumeSummary } from '../seed/seed-volume.js'
 
 /** The demo accounts `helpdesk seed` creates (printed, and used by the README's curl tour). */
@@ -28,7 +30,9 @@ export interface SeedOptions {
   years?: string
 }
 
-async function ensureUser (helpdesk: Helpdesk, account: typeof DEMO_ACCOUNTS[number]): Promise<{ user: User, created: boolean }> {
+type DemoAccount = { role: 'admin' | 'agent' | 'customer', email: string, password: string, first_name: string, last_name: string }
+
+async function ensureUser (helpdesk: Helpdesk, account: DemoAccount): Promise<{ user: User, created: boolean }> {
   const existing = await helpdesk.context.store.users.findByEmail(account.email)
   if (existing !== null) return { user: existing, created: false }
   const input = { first_name: account.first_name, last_name: account.last_name, email: account.email, password: account.password }
@@ -63,21 +67,34 @@ export function volumePlan (options: SeedOptions): VolumePlan | null {
 }
 
 /**
- * Demo data: an administrator, an agent, a customer and categories
- * (idempotent). With volume flags it also generates realistic tickets,
- * customers, agents and comments from a seeded PRNG, and the demo agent is
- * assigned to every category.
+ * Demo data (idempotent): an administrator, an agent, customers, categories,
+ * and, without volume flags, a dozen tickets with their replies, notes, an
+ * attachment, custom fields, canned responses and knowledge-base articles
+ * (`seedDemoContent`). With volume flags it generates realistic tickets,
+ * customers, agents and comments from a seeded PRNG instead. The demo agent
+ * is assigned to every category.
  */
 export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   const plan = volumePlan(options)
-  await withHelpdesk(databaseUrl(options.database), async (helpdesk) => {
+  const config = loadConfig({ database: options.database })
+  // Attachments go where `helpdesk serve` (same configuration) looks for them.
+  await withHelpdesk(config.databaseUrl, async (helpdesk) => {
     const users = []
     for (const account of DEMO_ACCOUNTS) users.push({ account, ...await ensureUser(helpdesk, account) })
     const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
-    const names = new Set(existing.items.map((c) => c.name))
-    const categoryIds = existing.items.filter((c) => DEMO_CATEGORIES.includes(c.name)).map((c) => c.id)
+    const categories: Category[] = existing.items.filter((c) => DEMO_CATEGORIES.includes(c.name))
     for (const name of DEMO_CATEGORIES) {
-      if (!names.has(name)) categoryIds.push((await helpdesk.categories.create(null, { name })).id)
+      if (!categories.some((c) => c.name === name)) categories.push(await helpdesk.categories.create(null, { name }))
+    }
+    const categoryIds = categories.map((c) => c.id)
+    let demo: DemoContentSummary | null = null
+    if (plan === null) {
+      const password = DEMO_ACCOUNTS[2].password
+      const customers = [users[2]!.user]
+      for (const person of DEMO_CUSTOMERS) customers.push((await ensureUser(helpdesk, { role: 'customer', password, ...person })).user)
+      // The agent answers in every demo category.
+      await helpdesk.context.store.users.setCategories(users[1]!.user.id, categoryIds)
+      demo = await seedDemoContent(helpdesk, { admin: users[0]!.user, agent: users[1]!.user, customers, password }, categories)
     }
     let volume: VolumeSummary | null = null
     if (plan !== null) {
@@ -95,6 +112,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
       io.out(JSON.stringify({
         accounts: DEMO_ACCOUNTS.map(({ role, email, password }) => ({ role, email, password })),
         categories: categoryIds,
+        ...(demo !== null ? { demo } : {}),
         ...(volume !== null ? { volume: { ...volume, plan, password: VOLUME_PASSWORD } } : {})
       }))
       return
@@ -104,13 +122,19 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
       io.out(`  ${account.role.padEnd(8)} ${account.email} / ${account.password}${created ? '' : ' (already existed; password unchanged)'}`)
     }
     io.out(`  categories: ${DEMO_CATEGORIES.join(', ')}`)
+    if (demo !== null) {
+      io.out(`  more customers: ${DEMO_CUSTOMERS.map((c) => c.email).join(', ')} (password ${DEMO_ACCOUNTS[2].password})`)
+      io.out(`Demo content added: ${demo.tickets} tickets, ${demo.comments} replies and notes, ${demo.attachments} attachment, ` +
+        `${demo.customFields} custom fields, ${demo.cannedResponses} canned responses, ${demo.collections} collections, ${demo.articles} articles` +
+        (demo.tickets + demo.articles + demo.cannedResponses === 0 ? ' (all there already)' : ''))
+    }
     if (volume !== null) {
       const rate = Math.round(volume.tickets / Math.max(volume.seconds, 0.001))
       io.out(`Generated ${volume.tickets} tickets with ${volume.comments} comments, ${volume.customers} customers, ${volume.agents} agents ` +
         `in ${volume.categories} categories in ${volume.seconds.toFixed(1)} s (${rate} tickets/s, --seed ${plan?.seed ?? 1}). ` +
         `Generated people log in with the password "${VOLUME_PASSWORD}".`)
     }
-  })
+  }, (store) => helpdeskFor(config, store))
 }
 
 export function seedCommand (io: CliIo): Command {

@@ -6,7 +6,6 @@ export interface ApiToken {
   user_id: number
   name: string | null
   created_at: DateTimeString
-  last_used_at: DateTimeString | null
 }
 
 const PREFIX = 'hd_'

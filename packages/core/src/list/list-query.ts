@@ -13,8 +13,6 @@ export interface ListQuery {
   exact: Record<string, string[]>
   page: number
   perPage: number
-  /** The caller, for includes that depend on who asks (e.g. `last_read_by_me`). Set by services. */
-  viewer?: { id: number, role: number } | undefined
   /** Time filters (the spec's `sinceFilters`) by name: items at or after each UTC time. */
   since?: Record<string, DateTimeString> | undefined
   /** Cursor paging instead of `page`: nothing is counted, and the page continues from a position. */

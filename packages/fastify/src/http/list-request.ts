@@ -18,7 +18,7 @@ export function listQueryFrom (request: FastifyRequest, spec: ListSpec): ListQue
     if (match?.[1] !== undefined) filters[match[1]] = last(value) ?? ''
   }
   const cursor = last(query.cursor) ?? last(query['page[cursor]'])
-  const parsed = parseListQuery(spec, {
+  return parseListQuery(spec, {
     include: last(query.include),
     sort: last(query.sort),
     filters,
@@ -26,13 +26,11 @@ export function listQueryFrom (request: FastifyRequest, spec: ListSpec): ListQue
     per_page: query.per_page as string | number | undefined,
     ...(cursor !== undefined ? { cursor } : {})
   })
-  return { ...parsed, viewer: request.actor === null ? undefined : { id: request.actor.id, role: request.actor.role } }
 }
 
 /** The includes of a single view. */
 export function viewQueryFrom (request: FastifyRequest, spec: ListSpec): ListQuery {
-  const parsed = viewQuery(spec, last((request.query as Query | undefined)?.include))
-  return { ...parsed, viewer: request.actor === null ? undefined : { id: request.actor.id, role: request.actor.role } }
+  return viewQuery(spec, last((request.query as Query | undefined)?.include))
 }
 
 function pageUrl (request: FastifyRequest, page: number): string {

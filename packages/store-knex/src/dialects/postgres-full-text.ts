@@ -49,7 +49,7 @@ export const postgresFullText: FullTextSearch = {
     const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
     return db.raw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${COLUMN}`, compiled])
   },
-  restrictToMatches (qb, index, compiled, idColumn) {
+  restrictToMatches (qb, _index, compiled, idColumn) {
     const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
     void qb.whereRaw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${COLUMN}`, compiled])
   },

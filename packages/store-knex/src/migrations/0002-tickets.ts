@@ -1,11 +1,8 @@
 import type { Knex } from 'knex'
-import { dialectOfKnex } from '../dialects/index.js'
-import { ticketSearchIndex, ownerSearchColumns } from '../repositories/ticket-search.js'
+import { createOwnerSubstringIndexes, createTicketSearchIndex, dropOwnerSubstringIndexes, dropTicketSearchIndex } from './frozen/search-0002.js'
 
 /** Tickets, comments, attachments, reads, and the tickets' full-text search index. */
 export async function up (knex: Knex): Promise<void> {
-  const dialect = dialectOfKnex(knex)
-
   await knex.schema.createTable('tickets', (t) => {
     t.increments('id')
     // Deleting a customer deletes their tickets (and, by cascade, everything below).
@@ -72,14 +69,13 @@ export async function up (knex: Knex): Promise<void> {
     t.index(['user_id'], 'ticket_reads_user_id_index')
   })
 
-  await dialect.fullText.createIndex(knex, ticketSearchIndex)
-  await dialect.fullText.createSubstringIndexes(knex, 'users', [...ownerSearchColumns])
+  await createTicketSearchIndex(knex)
+  await createOwnerSubstringIndexes(knex)
 }
 
 export async function down (knex: Knex): Promise<void> {
-  const dialect = dialectOfKnex(knex)
-  await dialect.fullText.dropSubstringIndexes(knex, 'users', [...ownerSearchColumns])
-  await dialect.fullText.dropIndex(knex, ticketSearchIndex)
+  await dropOwnerSubstringIndexes(knex)
+  await dropTicketSearchIndex(knex)
   await knex.schema.dropTable('ticket_reads')
   await knex.schema.dropTable('attachments')
   await knex.schema.dropTable('comments')

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex'
-import { dialectOfKnex } from '../dialects/index.js'
-import { ticketCounts } from '../repositories/ticket-counts.js'
+import { createTicketCountTriggers, dropTicketCountTriggers } from './frozen/ticket-counts-0007.js'
 
 /**
  * Ticket counts per (category, status, assigned agent, privacy), kept by
@@ -8,19 +7,19 @@ import { ticketCounts } from '../repositories/ticket-counts.js'
  * millions of tickets.
  */
 export async function up (knex: Knex): Promise<void> {
-  await knex.schema.createTable(ticketCounts.table, (t) => {
+  await knex.schema.createTable('ticket_counts', (t) => {
     t.integer('category_id').notNullable()
     t.integer('status').notNullable()
     // 0 for unassigned tickets: a primary key cannot hold null.
     t.integer('assigned_agent_id').notNullable()
     t.boolean('private').notNullable()
     t.bigInteger('total').notNullable().defaultTo(0)
-    t.primary(ticketCounts.dimensions.map((d) => d.column))
+    t.primary(['category_id', 'status', 'assigned_agent_id', 'private'])
   })
-  await dialectOfKnex(knex).countTriggers.create(knex, ticketCounts)
+  await createTicketCountTriggers(knex)
 }
 
 export async function down (knex: Knex): Promise<void> {
-  await dialectOfKnex(knex).countTriggers.drop(knex, ticketCounts)
-  await knex.schema.dropTable(ticketCounts.table)
+  await dropTicketCountTriggers(knex)
+  await knex.schema.dropTable('ticket_counts')
 }

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex'
-import { dialectOfKnex } from '../dialects/index.js'
-import { ownerSearchColumns, ticketSearchIndex } from '../repositories/ticket-search.js'
+import { createOwnerSubstringIndexes, createTicketSearchTerms } from './frozen/search-0002.js'
 
 /**
  * What ticket search needs at millions of tickets, added to databases made
@@ -10,9 +9,8 @@ import { ownerSearchColumns, ticketSearchIndex } from '../repositories/ticket-se
  * trigram indexes and needs no word table.
  */
 export async function up (knex: Knex): Promise<void> {
-  const dialect = dialectOfKnex(knex)
-  await dialect.fullText.createPrefixTerms(knex, ticketSearchIndex)
-  await dialect.fullText.createSubstringIndexes(knex, 'users', [...ownerSearchColumns])
+  await createTicketSearchTerms(knex)
+  await createOwnerSubstringIndexes(knex)
 }
 
 /** Nothing to undo: from here on these belong to the search index, which the tickets migration's `down` removes. */

@@ -5,10 +5,8 @@ import type { Dialect } from '../dialects/dialect.js'
  * The auth revision (`TokenRepository.revision`): one row, bumped in the
  * transaction of every token deletion and every change to a user that a
  * cached token lookup could be holding (status, role, permissions, password,
- * names, email) or the user's deletion.
+ * names, email) or the user's deletion. This module reads and bumps it.
  */
-export const AUTH_REVISION_TABLE = 'auth_revision'
-
 export async function readAuthRevision (db: Knex, dialect: Dialect): Promise<number> {
   const [row] = await dialect.run<{ revision: number | string }>(db, 'select revision from auth_revision where id = 1', [])
   return Number(row?.revision ?? 0)

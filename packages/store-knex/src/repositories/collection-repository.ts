@@ -83,7 +83,7 @@ export function createCollectionRepository (ctx: RepositoryContext): CollectionR
       await db('articles').whereIn('collection_id', ids).update({ category_id: categoryId, updated_at: at })
     },
     async purchaseCodesOf (customerId) {
-      // `additional` is JSON (text or jsonb): narrowed in SQL, read in JS, so both dialects share one query.
+      // `additional` is JSON stored as text: narrowed in SQL, parsed in JS.
       const rows = await db('tickets').select('additional').where('user_id', customerId)
         .whereRaw('cast(additional as text) like ?', ['%purchase_code%']) as Array<{ additional: unknown }>
       const codes = rows

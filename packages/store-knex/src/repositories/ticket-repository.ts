@@ -94,7 +94,6 @@ const searchedFields = ['title', 'body', 'additional']
 
 export function createTicketRepository (ctx: RepositoryContext): TicketRepository {
   const { db, dialect } = ctx
-  const tickets = (): Knex.QueryBuilder => db('tickets').select(ticketColumns)
   return {
     async findById (id) {
       const [row] = await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id])

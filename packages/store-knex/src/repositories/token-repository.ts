@@ -3,11 +3,12 @@ import { userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
 import { readAuthRevision, withAuthRevisionBump } from './auth-revision.js'
 import { insertId, now, type RepositoryContext } from './repository-context.js'
 
-const tokenColumns = ['id', 'user_id', 'name', 'created_at', 'last_used_at']
+/** `api_tokens.last_used_at` (migration 0001) is never written and not part of the API. */
+const tokenColumns = ['id', 'user_id', 'name', 'created_at']
 
 /** Every authenticated request's lookup: a prepared statement (the builder would cost more than the query). */
 const FIND_USER_BY_HASH = `select ${userColumns.join(', ')}, api_tokens.id as token_id, api_tokens.name as token_name, ` +
-  'api_tokens.created_at as token_created_at, api_tokens.last_used_at as token_last_used_at, auth_revision.revision as auth_revision ' +
+  'api_tokens.created_at as token_created_at, auth_revision.revision as auth_revision ' +
   'from api_tokens join users on users.id = api_tokens.user_id cross join auth_revision ' +
   'where api_tokens.token_hash = ? and auth_revision.id = 1'
 
@@ -17,15 +18,15 @@ export function createTokenRepository (ctx: RepositoryContext): TokenRepository 
     async create (token) {
       const at = now(ctx)
       const id = await insertId(db('api_tokens').insert({ ...token, created_at: at, updated_at: at }))
-      return { id, user_id: token.user_id, name: token.name, created_at: at, last_used_at: null }
+      return { id, user_id: token.user_id, name: token.name, created_at: at }
     },
     async findUserByHash (tokenHash) {
       const [row] = await ctx.dialect.run<UserRow & {
-        token_id: number, token_name: string | null, token_created_at: string, token_last_used_at: string | null, auth_revision: number | string
+        token_id: number, token_name: string | null, token_created_at: string, auth_revision: number | string
       }>(db, FIND_USER_BY_HASH, [tokenHash])
       if (row === undefined) return null
       const token: ApiToken = {
-        id: row.token_id, user_id: row.id, name: row.token_name, created_at: row.token_created_at, last_used_at: row.token_last_used_at
+        id: row.token_id, user_id: row.id, name: row.token_name, created_at: row.token_created_at
       }
       return { token, user: userFromRow(row), authRevision: Number(row.auth_revision) }
     },

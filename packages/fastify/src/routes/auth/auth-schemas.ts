@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { LIMITS } from '@helpdesk/core'
-import { DateTime, NewPassword, Nullable, NullableDateTime, Person, PersonEmail, PersonName } from '../../schemas/common.js'
+import { DateTime, NewPassword, Nullable, Person, PersonEmail, PersonName } from '../../schemas/common.js'
 
 export const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 255, examples: ['admin@example.com'] }),
@@ -23,8 +23,7 @@ export const Session = Type.Object({
 export const ApiToken = Type.Object({
   id: Type.Integer(),
   name: Nullable(Type.String()),
-  created_at: DateTime,
-  last_used_at: NullableDateTime
+  created_at: DateTime
 })
 
 export const NewApiToken = Type.Object({

@@ -1,0 +1,5 @@
+/**
+ * `@helpdesk/core/testing`: what a storage adapter runs to prove it keeps the
+ * store's contract. Imports `node:test`; not part of the main entry point.
+ */
+export { runStoreConformance, type ConformanceStore, type StoreConformanceOptions } from './store-conformance.js'

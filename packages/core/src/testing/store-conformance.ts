@@ -1,0 +1,334 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { ValidationError } from '../errors.js'
+import type { ListQuery } from '../list/list-query.js'
+import type { NewUser, Store } from '../store.js'
+import type { Category } from '../categories/category.js'
+import type { NewTicket } from '../tickets/ticket-store.js'
+import type { TicketScope } from '../tickets/ticket-policy.js'
+import type { Ticket } from '../tickets/ticket.js'
+import { noPermissions, Role, type User } from '../users/user.js'
+
+/** A fresh, migrated, empty store for one test, and how to dispose of it. */
+export interface ConformanceStore {
+  store: Store
+  close(): Promise<void>
+  /**
+   * Statements the store has sent so far, if the adapter can tell: then the
+   * suite also checks that list includes are loaded in batch (a page of 12
+   * costs what a page of 3 costs).
+   */
+  statements?: () => number
+}
+
+export interface StoreConformanceOptions {
+  /** Prefixes the suite's name (e.g. the database it runs on). */
+  name?: string
+  /** Parallel writers in the counter test (default 8). */
+  writers?: number
+}
+
+/**
+ * The rules every `Store` adapter must keep, as node:test suites: the
+ * conventions of `Store` (find* null, update/delete of a missing id
+ * null/false, unique violations as the domain's ValidationError on the
+ * field), transactions (nested calls join the outer one; a failure rolls
+ * back everything), the auth revision, search documents kept in step with
+ * tickets and their owners, exact ticket counts under concurrent writes, and
+ * list includes loaded in batch. Call it at the top level of a test file:
+ *
+ *   runStoreConformance(async () => { const store = ...; await store.migrate(); return { store, close: () => store.close() } })
+ */
+export function runStoreConformance (makeStore: () => Promise<ConformanceStore>, options: StoreConformanceOptions = {}): void {
+  const writers = options.writers ?? 8
+  /** Runs `fn` on a fresh store, closed afterwards whatever happens. */
+  const withStore = async (fn: (s: ConformanceStore) => Promise<void>): Promise<void> => {
+    const s = await makeStore()
+    try {
+      await fn(s)
+    } finally {
+      await s.close()
+    }
+  }
+
+  describe(`${options.name ?? 'store'} conformance`, () => {
+    describe('conventions', () => {
+      it('find* returns null when nothing matches; update and delete of a missing id return null and false', async () => {
+        await withStore(async ({ store }) => {
+          const missing = 987654
+          assert.equal(await store.users.findById(missing), null)
+          assert.equal(await store.users.findByEmail('nobody@example.com'), null)
+          assert.equal(await store.categories.findById(missing), null)
+          assert.equal(await store.tickets.findById(missing), null)
+          assert.equal(await store.comments.findById(missing), null)
+          assert.equal(await store.customerNotes.findById(missing), null)
+          assert.equal(await store.attachments.findById('00000000-0000-4000-8000-000000000000'), null)
+          assert.equal(await store.users.update(missing, { first_name: 'X' }), null)
+          assert.equal(await store.categories.update(missing, { name: 'X' }), null)
+          assert.equal(await store.tickets.update(missing, { title: 'X' }), null)
+          assert.equal(await store.comments.update(missing, { body: 'X' }), null)
+          assert.equal(await store.users.delete(missing), false)
+          assert.equal(await store.categories.delete(missing), false)
+          assert.equal(await store.tickets.delete(missing), false)
+          assert.equal(await store.comments.delete(missing), false)
+          assert.equal(await store.customerNotes.delete(missing), false)
+          assert.equal(await store.tokens.deleteForUser(missing, missing), false)
+        })
+      })
+
+      it('a unique violation becomes a ValidationError on the field (422), emails compared case-insensitively', async () => {
+        await withStore(async ({ store }) => {
+          const ada = await store.users.create(person(Role.Admin, 'ada@example.com'))
+          const grace = await store.users.create(person(Role.Agent, 'grace@example.com'))
+          await assertEmailTaken(store.users.create(person(Role.Customer, 'ADA@example.com')))
+          await assertEmailTaken(store.users.update(grace.id, { email: 'Ada@Example.com' }))
+          assert.equal((await store.users.findByEmail('ADA@EXAMPLE.COM'))?.id, ada.id, 'findByEmail is case-insensitive')
+          assert.equal((await store.users.findById(grace.id))?.email, 'grace@example.com', 'the refused update wrote nothing')
+          // Inside a transaction too, and the transaction is then rolled back whole.
+          await assertEmailTaken(store.transaction(async (tx) => {
+            await tx.categories.create({ name: 'Written before the violation', order: 1 })
+            await tx.users.create(person(Role.Customer, 'ada@EXAMPLE.com'))
+          }))
+          assert.equal((await store.categories.list(query())).total, 0)
+        })
+      })
+    })
+
+    describe('transactions', () => {
+      it('nested calls join the outer transaction: a failure after them rolls every write back', async () => {
+        await withStore(async ({ store }) => {
+          await assert.rejects(store.transaction(async (tx) => {
+            await tx.categories.create({ name: 'Outer', order: 1 })
+            await tx.transaction(async (inner) => {
+              await inner.categories.create({ name: 'Inner', order: 2 })
+              await inner.users.create(person(Role.Customer, 'inner@example.com'))
+            })
+            assert.equal((await tx.categories.list(query())).total, 2, 'the outer transaction sees the nested writes')
+            throw new Error('boom')
+          }), /boom/)
+          assert.equal((await store.categories.list(query())).total, 0)
+          assert.equal(await store.users.findByEmail('inner@example.com'), null)
+        })
+      })
+
+      it('commits everything together when nothing fails, and returns the callback\'s value', async () => {
+        await withStore(async ({ store }) => {
+          const result = await store.transaction(async (tx) => {
+            const a = await tx.categories.create({ name: 'A', order: 1 })
+            const b = await tx.transaction(async (inner) => await inner.categories.create({ name: 'B', order: 2 }))
+            return [a.id, b.id]
+          })
+          assert.equal(result.length, 2)
+          assert.deepEqual((await store.categories.list(query())).items.map((c) => c.name).sort(), ['A', 'B'])
+        })
+      })
+    })
+
+    describe('auth revision', () => {
+      it('moves with every change to a user or their tokens (a login\'s last_login_at alone aside)', async () => {
+        await withStore(async ({ store }) => {
+          const agent = await store.users.create(person(Role.Agent, 'agent@example.com'))
+          const other = await store.users.create(person(Role.Customer, 'other@example.com'))
+          const category = await store.categories.create({ name: 'General', order: 1 })
+          const token = await store.tokens.create({ user_id: agent.id, name: 'ci', token_hash: 'a'.repeat(64) })
+          await store.tokens.create({ user_id: agent.id, name: 'laptop', token_hash: 'b'.repeat(64) })
+
+          const moves = async (what: string, change: () => Promise<unknown>): Promise<void> => {
+            const before = await store.tokens.revision()
+            await change()
+            assert.ok(await store.tokens.revision() > before, `${what} moves the auth revision`)
+          }
+          const stays = async (what: string, change: () => Promise<unknown>): Promise<void> => {
+            const before = await store.tokens.revision()
+            await change()
+            assert.equal(await store.tokens.revision(), before, `${what} leaves the auth revision`)
+          }
+          await stays('a login (last_login_at)', async () => await store.users.update(agent.id, { last_login_at: '2024-01-01 00:00:00' }))
+          await moves('a name change', async () => await store.users.update(agent.id, { first_name: 'Renamed' }))
+          await moves('a status change (ban)', async () => await store.users.update(agent.id, { status: 3 }))
+          await moves('a password change', async () => await store.users.update(agent.id, { password_hash: 'x' }))
+          await moves('a permissions change', async () => await store.users.update(agent.id, { permissions: { ...noPermissions(), view_all_tickets: true } }))
+          await moves('an email change', async () => await store.users.update(agent.id, { email: 'agent2@example.com' }))
+          await moves('a change of the agent\'s categories', async () => await store.users.setCategories(agent.id, [category.id]))
+          await moves('deleting a token', async () => await store.tokens.deleteForUser(agent.id, token.id))
+          await moves('deleting all of a user\'s tokens', async () => await store.tokens.deleteAllForUser(agent.id))
+          await moves('deleting a user', async () => await store.users.delete(other.id))
+          const found = await store.tokens.findUserByHash('c'.repeat(64))
+          assert.equal(found, null)
+        })
+      })
+
+      it('a token lookup returns the revision read with it', async () => {
+        await withStore(async ({ store }) => {
+          const agent = await store.users.create(person(Role.Agent, 'agent@example.com'))
+          await store.tokens.create({ user_id: agent.id, name: null, token_hash: 'd'.repeat(64) })
+          await store.users.update(agent.id, { first_name: 'Moved' })
+          const found = await store.tokens.findUserByHash('d'.repeat(64))
+          assert.ok(found !== null)
+          assert.equal(found.user.id, agent.id)
+          assert.equal(found.authRevision, await store.tokens.revision())
+        })
+      })
+    })
+
+    describe('search documents', () => {
+      it('every ticket write and every owner rename reindexes: found by the new words, not the old', async () => {
+        await withStore(async ({ store }) => {
+          const owner = await store.users.create({ ...person(Role.Customer, 'owner@example.com'), first_name: 'Wilhelmina', last_name: 'Quarrington' })
+          const category = await store.categories.create({ name: 'General', order: 1 })
+          const scope = everything(owner.id)
+          const titles = async (text: string): Promise<string[]> =>
+            (await store.tickets.list(scope, query({ search: text }))).items.map((t) => t.title)
+
+          const ticket = await store.tickets.create(newTicket(owner.id, category.id, { title: 'Printer jams on duplex', body: '<p>The <b>spooler</b> crashes</p>' }))
+          assert.deepEqual(await titles('duplex'), ['Printer jams on duplex'], 'created: found by its title')
+          assert.deepEqual(await titles('spooler'), ['Printer jams on duplex'], 'created: found by its body text')
+          assert.deepEqual(await titles('dupl'), ['Printer jams on duplex'], 'the last word matches as a prefix')
+          assert.deepEqual(await titles('wilhelmina'), ['Printer jams on duplex'], 'found by its owner\'s name')
+
+          await store.tickets.update(ticket.id, { title: 'Scanner offline', body: '<p>Firmware mismatch</p>' })
+          assert.deepEqual(await titles('scanner'), ['Scanner offline'], 'updated title: found by the new words')
+          assert.deepEqual(await titles('firmware'), ['Scanner offline'], 'updated body: found by the new words')
+          assert.deepEqual(await titles('duplex'), [], 'not by the old title')
+          assert.deepEqual(await titles('spooler'), [], 'not by the old body')
+
+          await store.users.update(owner.id, { first_name: 'Bartholomew', last_name: 'Zinnemann' })
+          assert.deepEqual(await titles('bartholomew'), ['Scanner offline'], 'owner renamed: found by the new name')
+          assert.deepEqual(await titles('zinnemann'), ['Scanner offline'])
+          assert.deepEqual(await titles('wilhelmina'), [], 'not by the old name')
+          assert.deepEqual(await titles('quarrington'), [], 'not by the old name')
+
+          await store.tickets.delete(ticket.id)
+          assert.deepEqual(await titles('scanner'), [], 'deleted: found no more')
+        })
+      })
+
+      it('a rolled-back write leaves the index as it was', async () => {
+        await withStore(async ({ store }) => {
+          const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))
+          const category = await store.categories.create({ name: 'General', order: 1 })
+          const ticket = await store.tickets.create(newTicket(owner.id, category.id, { title: 'Keyboard sticky' }))
+          await assert.rejects(store.transaction(async (tx) => {
+            await tx.tickets.update(ticket.id, { title: 'Monitor flickers' })
+            throw new Error('boom')
+          }))
+          const scope = everything(owner.id)
+          assert.equal((await store.tickets.list(scope, query({ search: 'keyboard' }))).items.length, 1)
+          assert.equal((await store.tickets.list(scope, query({ search: 'monitor' }))).items.length, 0)
+        })
+      })
+    })
+
+    describe('counts', () => {
+      it(`ticket totals stay exact under ${writers} concurrent writers (creates, moves, status changes, deletes)`, async () => {
+        await withStore(async ({ store }) => {
+          const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))
+          const agent = await store.users.create(person(Role.Agent, 'agent@example.com'))
+          const categories: Category[] = []
+          for (let i = 0; i < 3; i++) categories.push(await store.categories.create({ name: `C${i}`, order: i }))
+          const writer = async (w: number): Promise<void> => {
+            for (let i = 0; i < 6; i++) {
+              const category = categories[(w + i) % categories.length]!
+              const created = await store.tickets.create(newTicket(owner.id, category.id, { title: `w${w} t${i}`, private: i % 2 === 0 }))
+              if (i % 3 === 1) await store.tickets.update(created.id, { status: 2, assigned_agent_id: agent.id })
+              if (i % 3 === 2) {
+                await store.transaction(async (tx) => {
+                  await tx.tickets.update(created.id, { category_id: categories[(w + i + 1) % categories.length]!.id, status: 3 })
+                })
+              }
+              if (i === 5) await store.tickets.delete(created.id)
+            }
+          }
+          await Promise.all(Array.from({ length: writers }, async (_, w) => { await writer(w) }))
+
+          const scope = everything(agent.id)
+          const all = await allTickets(store, scope)
+          assert.equal(all.length, writers * 5)
+          assert.equal((await store.tickets.list(scope, query())).total, all.length, 'the total counts every ticket')
+          for (const category of categories) {
+            for (const status of [1, 2, 3]) {
+              const expected = all.filter((t) => t.category_id === category.id && t.status === status).length
+              const page = await store.tickets.list(scope, { ...query(), exact: { categories: [String(category.id)], status: [String(status)] } })
+              assert.equal(page.total, expected, `category ${category.name}, status ${status}`)
+            }
+          }
+          const assigned = await store.tickets.list(scope, { ...query(), exact: { agents: [String(agent.id)] } })
+          assert.equal(assigned.total, all.filter((t) => t.assigned_agent_id === agent.id).length)
+          const listed = await store.categories.list({ ...query(), include: ['tickets-count'] })
+          for (const category of listed.items) {
+            assert.equal(Number(category.tickets_count), all.filter((t) => t.category_id === category.id).length, `tickets_count of ${category.name}`)
+          }
+        })
+      })
+    })
+
+    describe('lists', () => {
+      it('attach includes under their keys, loaded in batch whatever the page size', async () => {
+        await withStore(async ({ store, statements }) => {
+          const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))
+          const agent = await store.users.create(person(Role.Agent, 'agent@example.com'))
+          const category = await store.categories.create({ name: 'General', order: 1 })
+          for (let i = 0; i < 12; i++) {
+            const ticket = await store.tickets.create(newTicket(owner.id, category.id, { title: `Ticket ${i}`, assigned_agent_id: agent.id }))
+            await store.comments.create({ ticket_id: ticket.id, user_id: agent.id, body: '<p>Reply</p>', preview: 'Reply', type: 1, private: false })
+          }
+          const scope = everything(agent.id)
+          const include = ['user', 'category', 'agent', 'replies-count', 'attachments-count', 'last_reply']
+          const page = async (perPage: number): Promise<{ items: Array<Record<string, unknown>>, cost: number | null }> => {
+            const before = statements?.() ?? 0
+            const listed = await store.tickets.list(scope, { ...query(), include, perPage })
+            return { items: listed.items, cost: statements === undefined ? null : statements() - before }
+          }
+          const small = await page(3)
+          const large = await page(12)
+          assert.equal(large.items.length, 12)
+          for (const item of large.items) {
+            assert.equal((item.user as User).id, owner.id)
+            assert.equal((item.category as Category).id, category.id)
+            assert.equal((item.agent as User).id, agent.id)
+            assert.equal(Number(item.replies_count), 1)
+            assert.equal(Number(item.attachments_count), 0)
+            assert.ok(item.last_reply !== null && typeof item.last_reply === 'object')
+          }
+          if (small.cost !== null) assert.equal(large.cost, small.cost, 'a page of 12 costs the statements a page of 3 costs')
+        })
+      })
+    })
+  })
+}
+
+const at = '2024-01-01 00:00:00'
+
+function person (role: number, email: string): NewUser {
+  return { role: role as NewUser['role'], first_name: 'Test', last_name: 'Person', email, status: 1, password_hash: null }
+}
+
+function newTicket (userId: number, categoryId: number, fields: Partial<NewTicket> = {}): NewTicket {
+  return { user_id: userId, creator_id: userId, category_id: categoryId, status: 1, private: false, title: 'A ticket', body: '<p>Body</p>', additional: {}, created_at: at, ...fields }
+}
+
+function query (partial: Record<string, string> = {}): ListQuery {
+  return { include: [], sort: [{ field: 'id', desc: false }], partial, exact: {}, page: 1, perPage: 100 }
+}
+
+function everything (viewerId: number): TicketScope {
+  return { tickets: { all: true }, comments: { all: true }, viewerId }
+}
+
+async function allTickets (store: Store, scope: TicketScope): Promise<Ticket[]> {
+  const out: Ticket[] = []
+  for (let page = 1; ; page++) {
+    const listed = await store.tickets.list(scope, { ...query(), page })
+    out.push(...listed.items)
+    if (listed.items.length < 100) return out
+  }
+}
+
+async function assertEmailTaken (write: Promise<unknown>): Promise<void> {
+  await assert.rejects(write, (error: unknown) => {
+    assert.ok(error instanceof ValidationError, `expected a ValidationError, got ${String(error)}`)
+    assert.equal(error.statusCode, 422)
+    assert.ok((error.errors.email?.length ?? 0) > 0, 'the error names the email field')
+    return true
+  })
+}
