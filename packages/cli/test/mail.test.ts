@@ -21,7 +21,7 @@ async function smtpServer (t: import('node:test').TestContext, refuse = false): 
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
-    onRcptTo (address, _session, callback) {
+    onRcptTo (_address, _session, callback) {
       if (!refuse) { callback(); return }
       const error = new Error('Relay access denied') as Error & { responseCode: number }
       error.responseCode = 554
