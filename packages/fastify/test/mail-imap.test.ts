@@ -40,7 +40,7 @@ eachDialect((dialect) => {
       ]))
 
       // A database outage: nothing is marked, the mail waits for the next poll.
-      const failing = await startImapPoller({ inbound: { receive: async () => { throw new Error('database down') } }, url: server.url, pollMs: 3_600_000 })
+      const failing = await startImapPoller({ inbound: { receive: async () => { throw new Error('database down') }, keepUnreadable: async () => { throw new Error('database down') } }, url: server.url, pollMs: 3_600_000 })
       await assert.rejects(failing.pollOnce(), /database down/)
       await failing.close()
       assert.equal((await client.status('INBOX', { unseen: true })).unseen, 1)

@@ -1,10 +1,10 @@
 import { ImapFlow } from 'imapflow'
 import type { InboundMailService } from '@helpdesk/core'
-import { parseMail } from './parse-mail.js'
+import { receiveRaw } from './parse-mail.js'
 
 export interface ImapPollerOptions {
   /** Where received mail goes. */
-  inbound: Pick<InboundMailService, 'receive'>
+  inbound: Pick<InboundMailService, 'receive' | 'keepUnreadable'>
   /** `imaps://user:pass@host:993/INBOX` (TLS) or `imap://...:143/INBOX` (STARTTLS when offered); the path is the mailbox, default INBOX. */
   url: string
   /** Move each stored mail here (created when missing); without it, stored mail is only flagged \Seen. */
@@ -64,8 +64,7 @@ export async function startImapPoller (options: ImapPollerOptions): Promise<Imap
       for (const uid of uids === false ? [] : uids) {
         const message = await client.fetchOne(String(uid), { source: true }, { uid: true })
         if (message === false || message.source === undefined) continue
-        const mail = await parseMail(message.source, { to: deliveredTo(message.source) })
-        await options.inbound.receive(mail)
+        await receiveRaw(options.inbound, message.source, { to: deliveredTo(message.source) })
         if (options.moveTo !== undefined) await client.messageMove(String(uid), options.moveTo, { uid: true })
         else await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true })
         taken++

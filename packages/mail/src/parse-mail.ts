@@ -1,5 +1,5 @@
 import { simpleParser, type AddressObject } from 'mailparser'
-import { messageIdList, type InboundMail, type MailAddress } from '@helpdesk/core'
+import { messageIdList, type InboundMail, type InboundMailService, type InboundResult, type MailAddress } from '@helpdesk/core'
 
 /** What the SMTP conversation said, beside the headers (the listener knows it; HTTP and IMAP may not). */
 export interface MailEnvelope {
@@ -20,6 +20,22 @@ function addresses (value: AddressObject | AddressObject[] | undefined): MailAdd
   }
   for (const object of objects) walk(object.value)
   return flat
+}
+
+/**
+ * Parses `raw` and hands it to the inbound service; a message the parser
+ * cannot read is kept as failed rather than lost. What every door calls.
+ */
+export async function receiveRaw (
+  inbound: Pick<InboundMailService, 'receive' | 'keepUnreadable'>, raw: Buffer, envelope: MailEnvelope = {}
+): Promise<InboundResult> {
+  let mail: InboundMail
+  try {
+    mail = await parseMail(raw, envelope)
+  } catch (error) {
+    return await inbound.keepUnreadable(raw, error instanceof Error ? error.message : String(error))
+  }
+  return await inbound.receive(mail)
 }
 
 /** Parses a raw RFC 5322 message (mailparser) into what the help desk reads of it. */

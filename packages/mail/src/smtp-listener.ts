@@ -1,10 +1,10 @@
 import { SMTPServer } from 'smtp-server'
 import type { InboundMailService } from '@helpdesk/core'
-import { parseMail } from './parse-mail.js'
+import { receiveRaw } from './parse-mail.js'
 
 export interface SmtpListenerOptions {
   /** Where received mail goes: its `accepts` decides RCPT TO, its `receive` takes the message. */
-  inbound: Pick<InboundMailService, 'accepts' | 'receive'>
+  inbound: Pick<InboundMailService, 'accepts' | 'receive' | 'keepUnreadable'>
   /** 0 picks a free port. */
   port: number
   host?: string | undefined
@@ -53,13 +53,10 @@ export async function startSmtpListener (options: SmtpListenerOptions): Promise<
           return
         }
         const mailFrom = session.envelope.mailFrom
-        void (async () => {
-          const mail = await parseMail(Buffer.concat(chunks), {
-            from: mailFrom === false ? null : mailFrom.address,
-            to: session.envelope.rcptTo.map((r) => r.address)
-          })
-          await options.inbound.receive(mail)
-        })().then(() => { callback() }, (error: unknown) => {
+        receiveRaw(options.inbound, Buffer.concat(chunks), {
+          from: mailFrom === false ? null : mailFrom.address,
+          to: session.envelope.rcptTo.map((r) => r.address)
+        }).then(() => { callback() }, (error: unknown) => {
           options.onError?.(error)
           const failure = new Error('Temporary failure storing the message, try again later') as Error & { responseCode: number }
           failure.responseCode = 451

@@ -61,13 +61,16 @@ export class InboundMailService {
 
   async receive (mail: InboundMail): Promise<InboundResult> {
     const { store } = this.ctx
-    const sender = mail.from !== null && mail.from.address !== '' ? addressOf(mail.from.address) : null
+    const sender = mail.from !== null && mail.from.address !== '' ? addressOf(mail.from.address).slice(0, 255) : null
     const recipients = this.recipientsOf(mail)
+    // Stored columns hold 255 characters: a longer Message-ID is keyed by its digest (and cannot be threaded on).
+    const messageId = mail.messageId !== null && mail.messageId.length <= 255 ? mail.messageId : null
+    const digestOf = (data: string | Buffer): string => `sha256:${createHash('sha256').update(data).digest('hex')}`
     const id = await store.mail.createInbound({
-      dedupe_key: mail.messageId ?? `sha256:${createHash('sha256').update(mail.raw).digest('hex')}`,
-      message_id: mail.messageId,
+      dedupe_key: messageId ?? digestOf(mail.messageId ?? mail.raw),
+      message_id: messageId,
       sender,
-      recipient: recipients.find((r) => this.accepts(r)) ?? recipients[0] ?? null,
+      recipient: (recipients.find((r) => this.accepts(r)) ?? recipients[0])?.slice(0, 255) ?? null,
       subject: mail.subject.slice(0, 998),
       raw: mail.raw
     })
@@ -87,6 +90,18 @@ export class InboundMailService {
       if (!(error instanceof Unprocessable) && !(error instanceof HelpdeskError)) throw error
       return { id, status: 'failed', ticket_id: null, comment_id: null, reason }
     }
+  }
+
+  /** A message the parser could not read: kept as failed, with the reason, never dropped. */
+  async keepUnreadable (raw: Buffer, reason: string): Promise<InboundResult> {
+    const { store } = this.ctx
+    const id = await store.mail.createInbound({
+      dedupe_key: `sha256:${createHash('sha256').update(raw).digest('hex')}`, message_id: null, sender: null, recipient: null, subject: '', raw
+    })
+    if (id === null) return { id: null, status: 'duplicate', ticket_id: null, comment_id: null, reason: 'This message was received already.' }
+    const why = `The message could not be read: ${reason}`.slice(0, 1000)
+    await store.mail.update(id, { status: 'failed', error: why })
+    return { id, status: 'failed', ticket_id: null, comment_id: null, reason: why }
   }
 
   private recipientsOf (mail: InboundMail): string[] {

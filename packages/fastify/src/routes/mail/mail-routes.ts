@@ -2,7 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { ForbiddenError, isAdmin, UnauthenticatedError, ValidationError } from '@helpdesk/core'
-import { parseMail } from '@helpdesk/mail'
+import { receiveRaw } from '@helpdesk/mail'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, errorBody, IdParams, responses, Success } from '../../schemas/common.js'
@@ -54,7 +54,7 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
       if (!Buffer.isBuffer(body) || body.length === 0) {
         throw ValidationError.field('body', 'Send the raw message as the body (Content-Type: message/rfc822).')
       }
-      return { data: await mail.inbound.receive(await parseMail(body)) }
+      return { data: await receiveRaw(mail.inbound, body) }
     })
 
     // RFC 8058: mail clients POST `List-Unsubscribe=One-Click` as a form; the body says nothing more.
