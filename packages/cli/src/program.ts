@@ -9,9 +9,16 @@ import { seedCommand } from './commands/seed.js'
 import { serveCommand } from './commands/serve.js'
 import { tokensCreateCommand } from './commands/tokens-create.js'
 import { usersCreateCommand } from './commands/users-create.js'
+import { jobsCommand } from './commands/jobs.js'
+import { jobsRetryCommand } from './commands/jobs-retry.js'
+import { webhooksCreateCommand } from './commands/webhooks-create.js'
+import { webhooksDeleteCommand } from './commands/webhooks-delete.js'
+import { webhooksListCommand } from './commands/webhooks-list.js'
+import { webhooksRotateCommand } from './commands/webhooks-rotate.js'
 
 /** Every command, one file each. */
-const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand, mailTestCommand]
+const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand,
+  jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand, mailTestCommand]
 
 export function buildProgram (io: CliIo = processIo): Command {
   const output = { writeOut: (s: string) => { io.out(s.replace(/\n$/, '')) }, writeErr: (s: string) => { io.err(s.replace(/\n$/, '')) } }

@@ -25,7 +25,7 @@ export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): H
 }
 
 /** The standalone server `helpdesk serve` runs: the plugin on a bare Fastify app, with Swagger UI at /docs. */
-export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, options: { logger?: boolean, workers?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === false || config.logLevel === 'silent'
       ? false
@@ -44,7 +44,8 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   // Registered at the root so Swagger UI lists every route the plugin adds.
   await app.register(swagger, openapiOptions(config.plugin.prefix))
   await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: true } })
-  await app.register(helpdeskPlugin, pluginOptionsFor(config, helpdesk))
+  // The plugin runs the background jobs (imports, pruning, webhook deliveries) from ready to close, unless `--no-workers`.
+  await app.register(helpdeskPlugin, { ...pluginOptionsFor(config, helpdesk), workers: options.workers ?? true })
   app.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ message: 'Not found.' }))
   return app
 }

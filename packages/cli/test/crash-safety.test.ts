@@ -83,11 +83,14 @@ async function consistencyProblems (knex: KnexStore['knex'], dialect: 'sqlite' |
     if (foreignKeys.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(foreignKeys)}`)
     orphans.push(
       ['tickets missing from the search index', 'select count(*) as n from tickets where id not in (select rowid from tickets_search)'],
-      ['search entries of no ticket', 'select count(*) as n from tickets_search where rowid not in (select id from tickets)']
+      ['search entries of no ticket', 'select count(*) as n from tickets_search where rowid not in (select id from tickets)'],
+      ['tickets missing from the public search index', 'select count(*) as n from tickets where id not in (select rowid from tickets_public_search)'],
+      ['public search entries of no ticket', 'select count(*) as n from tickets_public_search where rowid not in (select id from tickets)']
     )
   } else {
     orphans.push(
       ['tickets missing from the search index', "select count(*) as n from tickets where search_document = ''::tsvector"],
+      ['tickets missing from the public search index', "select count(*) as n from tickets where public_search_document = ''::tsvector"],
       ['invalid indexes', 'select count(*) as n from pg_index where not indisvalid']
     )
     // amcheck verifies every b-tree index against its table's structure, as pg_amcheck does.

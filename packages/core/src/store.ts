@@ -1,5 +1,5 @@
 import type { ApiToken } from './auth/api-token.js'
-import type { Category, CategoryInput } from './categories/category.js'
+import type { Category, CategoryCountScope, CategoryInput } from './categories/category.js'
 import type { CannedResponseRepository } from './canned-responses/canned-response-store.js'
 import type { CustomFieldRepository } from './fields/custom-field-store.js'
 import type { ArticleRepository, CollectionRepository } from './knowledge-base/knowledge-base-store.js'
@@ -139,8 +139,9 @@ export interface CategoryRepository {
   findById(id: number): Promise<Category | null>
   /** The ids among `ids` that exist. */
   existingIds(ids: number[]): Promise<number[]>
-  list(query: ListQuery): Promise<Page<WithIncludes<Category>>>
-  view(id: number, query: ListQuery): Promise<WithIncludes<Category> | null>
+  /** `counts`: what the count includes may count for the caller. */
+  list(query: ListQuery, counts: CategoryCountScope): Promise<Page<WithIncludes<Category>>>
+  view(id: number, query: ListQuery, counts: CategoryCountScope): Promise<WithIncludes<Category> | null>
   listByIds(ids: number[]): Promise<Category[]>
   create(input: CategoryInput & { order: number }): Promise<Category>
   update(id: number, patch: Partial<CategoryInput>): Promise<Category | null>

@@ -63,7 +63,8 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
       routeOptions.push({ method, url: route.url, schema: (route.schema ?? {}) as Record<string, unknown>, config: (route.config ?? {}) as Record<string, unknown> })
     }
   })
-  await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, ...options })
+  // No job runner unless a test asks for one: tests run jobs with `helpdesk.jobs.runDue()`, and a runner's polls would count as queries.
+  await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, workers: false, ...options })
   await app.ready()
   t.after(async () => {
     await app.close()

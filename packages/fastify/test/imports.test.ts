@@ -219,7 +219,7 @@ eachDialect((dialect) => {
     })
 
     it('POST /imports runs in the background and notifies the administrator who started it', async (t) => {
-      const h = await buildApp(t, dialect)
+      const h = await buildApp(t, dialect, { workers: true })
       const admin = await h.user('admin')
       const agent = await h.user('agent')
       const upload = multipart('sample.jsonl', readFileSync(sampleJsonl, 'utf8'))

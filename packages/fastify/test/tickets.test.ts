@@ -149,7 +149,7 @@ eachDialect((dialect) => {
         expectValidation(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${ticket.id}`, token: d.admin.token, payload: { status: 4 } }), 'status')
         expectError(await h.inject({ method: 'PATCH', url: '/api/v1/tickets/424242', token: d.admin.token, payload: { title: 'x' } }), 404)
         await settle()
-        assert.deepEqual(events.map((e) => e.type), ['Tickets.TicketCreated', 'Tickets.TicketClosedByAgent'])
+        assert.deepEqual(events.filter((e) => e.type !== 'Tickets.TicketUpdated').map((e) => e.type), ['Tickets.TicketCreated', 'Tickets.TicketClosedByAgent'])
       })
     })
 
@@ -195,7 +195,7 @@ eachDialect((dialect) => {
         await grant(h, d.agent, 'assign_tickets')
         expectStatus(await h.inject({ method: 'PUT', url, token: d.agent.token, payload: { agent: d.agent.user.id } }), 200)
         await settle()
-        assert.deepEqual(events.map((e) => [e.type, (e.agent as { id: number }).id]), [
+        assert.deepEqual(events.filter((e) => e.type !== 'Tickets.TicketUpdated').map((e) => [e.type, (e.agent as { id: number }).id]), [
           ['Tickets.TicketAssigned', other.user.id], ['Tickets.TicketAssigned', d.agent.user.id]
         ])
         assert.deepEqual(events[0]?.agent, { id: other.user.id, first_name: 'Olga', last_name: 'Other' })

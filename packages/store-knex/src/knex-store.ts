@@ -12,7 +12,7 @@ import { createCustomerNoteRepository } from './repositories/customer-note-repos
 import { createNotificationRepository } from './repositories/notification-repository.js'
 import { createImportRepository } from './repositories/import-repository.js'
 import { ReadMarks } from './repositories/read-marks.js'
-import { ticketSearchIndex } from './repositories/ticket-search.js'
+import { ticketPublicSearchIndex, ticketSearchIndex } from './repositories/ticket-search.js'
 import type { RepositoryContext } from './repositories/repository-context.js'
 import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
@@ -134,6 +134,7 @@ export class KnexStore implements Store {
 
   async optimize (): Promise<void> {
     await this.dialect.fullText.optimize(this.knex, ticketSearchIndex, ['users'])
+    await this.dialect.fullText.optimize(this.knex, ticketPublicSearchIndex, [])
   }
 
   /** Applies pending migrations; returns the names applied. */

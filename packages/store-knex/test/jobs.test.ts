@@ -1,4 +1,7 @@
 import { describe, it } from 'node:test'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
 import assert from 'node:assert/strict'
 import { createHelpdesk, formatDateTime, JobRunner, type Clock, type Job } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '../src/index.js'
@@ -138,6 +141,63 @@ for (const dialect of testDialects()) {
       await runner.stop()
       assert.equal(done, 8)
       assert.equal((await store.jobs.list({ status: ['done'] })).length, 8)
+    })
+
+    it('survives kill -9: a job whose worker process died is claimed again once its lease expires', async (t) => {
+      const { store, url } = await storeOn(t, dialect)
+      const [id] = await store.jobs.enqueue([{ type: 'crash.test' }])
+      const worker = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./job-worker-process.ts', import.meta.url)), url], { stdio: ['ignore', 'pipe', 'inherit'] })
+      t.after(() => { worker.kill('SIGKILL') })
+      const [line] = await once(worker.stdout, 'data') as [Buffer]
+      assert.equal(line.toString().trim(), `claimed ${id}`)
+      worker.kill('SIGKILL')
+      await once(worker, 'exit')
+      assert.equal((await store.jobs.findById(id!))?.status, 'running', 'left running by the dead worker')
+
+      const runner = new JobRunner(store, { now: () => new Date() })
+      const ran: number[] = []
+      runner.register('crash.test', async (job) => { ran.push(job.attempts) }, { leaseMs: 1500 })
+      runner.start({ pollMs: 100 })
+      t.after(async () => { await runner.stop() })
+      await until(() => ran.length === 1, 10_000)
+      assert.deepEqual(ran, [2], 'the second claim of the job')
+      await until(() => false, 100).catch(() => {})
+      assert.equal((await store.jobs.findById(id!))?.status, 'done')
+    })
+
+    it('keeps one recurring job pending between instances, and schedules the next run after each', async (t) => {
+      const clock = manualClock()
+      const { store } = await storeOn(t, dialect, clock)
+      let runs = 0
+      const runners = [0, 1].map(() => {
+        const runner = new JobRunner(store, clock)
+        runner.register('tidy', async () => { runs++ })
+        runner.every('tidy', 3_600_000)
+        return runner
+      })
+      for (const runner of runners) runner.start({ pollMs: 60_000 })
+      await until(() => runs === 1)
+      await until(() => false, 200).catch(() => {})
+      await Promise.all(runners.map(async (r) => { await r.stop() }))
+      assert.equal(runs, 1)
+      const jobs = await store.jobs.list({ type: 'tidy' })
+      assert.deepEqual(jobs.map((j) => [j.status, j.uniqueKey, j.run_at]), [
+        ['pending', 'recurring:tidy', formatDateTime(new Date(clock.now().getTime() + 3_600_000))],
+        ['done', 'recurring:tidy', formatDateTime(clock.now())]
+      ])
+    })
+
+    it('registers the core jobs on a help desk: imports, upload pruning and retention', async (t) => {
+      const { store } = await storeOn(t, dialect)
+      const helpdesk = createHelpdesk({ store })
+      for (const type of ['import.run', 'uploads.prune', 'events.prune', 'webhooks.prune']) assert.ok(helpdesk.jobs.registered(type), type)
+      helpdesk.jobs.start({ pollMs: 60_000 })
+      await until(() => false, 300).catch(() => {})
+      await helpdesk.jobs.stop()
+      const recurring = (await store.jobs.list({})).filter((j) => j.uniqueKey !== null).map((j) => `${j.type}:${j.status}`).sort()
+      assert.deepEqual(recurring, [
+        'events.prune:done', 'events.prune:pending', 'uploads.prune:done', 'uploads.prune:pending', 'webhooks.prune:done', 'webhooks.prune:pending'
+      ])
     })
 
     if (dialect === 'postgres') {

@@ -105,7 +105,7 @@ for (const dialect of testDialects()) {
 
     it('answers a common search along the sort\'s index, with a lower-bound total, and the same tickets brute force finds', async (t) => {
       const s = await seeded(t, dialect)
-      assert.equal((await planTicketSearch(s.store.knex, s.store.dialect, 'lorem', s.store.knex('tickets').select('tickets.id'))).kind, 'common')
+      assert.equal((await planTicketSearch(s.store.knex, s.store.dialect, 'lorem', s.store.knex('tickets').select('tickets.id'), { all: true })).kind, 'common')
       for (const actor of [s.admin, s.owners[5]!]) {
         const { page, issued } = await search(s, actor, 'lorem')
         assert.equal(page.total, SEARCH_COUNT_LIMIT)
@@ -150,6 +150,47 @@ for (const dialect of testDialects()) {
           const text = users.rows.map((r) => r['QUERY PLAN']).join('\n')
           assert.match(text, /users_email_trgm_index/, text)
         })
+      }
+    })
+
+    it('answers a customer from the public document on others\' tickets and the full one on their own, both through indexes', async (t) => {
+      const s = await seeded(t, dialect)
+      const customer = s.owners[3]!
+      const { page, issued } = await search(s, customer, 'foxtrot')
+      assert.deepEqual(page.items.map((i) => i.id), (await expected(s, customer, 'foxtrot')).slice(0, 15))
+      const candidates = issued.filter((q) => /^select [`"]tickets[`"]\.[`"]id[`"] from/.test(q.sql) && /match|@@/.test(q.sql))
+      const publicBranch = candidates.find((q) => /public_search/.test(q.sql)) as Issued
+      assert.ok(publicBranch !== undefined, issued.map((q) => q.sql).join('\n'))
+      const publicPlan = await plan(s.store, publicBranch)
+      if (dialect === 'postgres') assert.match(publicPlan, /Bitmap Index Scan on tickets_public_search_document_index/, publicPlan)
+      else {
+        assert.match(publicPlan, /SCAN tickets_public_search VIRTUAL TABLE INDEX \d+:M/, publicPlan)
+        assert.match(publicPlan, /SEARCH tickets USING (INTEGER PRIMARY KEY|INDEX tickets_private_id_index \(private=\? AND id=\?)/, publicPlan)
+      }
+      const ownBranch = candidates.find((q) => !/public_search/.test(q.sql)) as Issued
+      assert.ok(ownBranch !== undefined, issued.map((q) => q.sql).join('\n'))
+      const ownPlan = await plan(s.store, ownBranch)
+      if (dialect === 'postgres') assert.doesNotMatch(ownPlan, /Seq Scan/, ownPlan)
+      else assert.match(ownPlan, /SCAN tickets_search VIRTUAL TABLE INDEX \d+:M|SEARCH tickets USING (COVERING )?INDEX/, ownPlan)
+      // Another owner's purchase code does not match for a customer, the customer's own does; staff match both.
+      const publicOther = s.ids[2406]!
+      assert.equal((await s.store.tickets.findById(publicOther))?.private, false)
+      assert.deepEqual((await search(s, customer, 'code-2406')).page.items, [])
+      assert.deepEqual((await search(s, s.admin, 'code-2406')).page.items.map((i) => i.id), [publicOther])
+      assert.deepEqual((await search(s, customer, 'code-2403')).page.items.map((i) => i.id), [s.ids[2403]])
+      assert.deepEqual((await search(s, customer, 'Ticket 2406')).page.items.map((i) => i.id), [publicOther])
+      // The owner's email matches for staff and the owner only; names for everyone who sees the ticket.
+      assert.equal((await search(s, customer, 'owner6@example')).page.total, 0)
+      assert.equal((await search(s, customer, 'owner3@example')).page.total, TICKETS / OWNERS)
+      assert.equal((await search(s, customer, 'First6')).page.items.every((i) => i.user_id === s.owners[6]!.id && !i.private), true)
+      assert.ok((await search(s, customer, 'First6')).page.total > 0)
+      // A common search keeps the sort's index for a customer too.
+      const common = await search(s, customer, 'lorem')
+      assert.equal(common.page.totalIsLowerBound, true)
+      assert.deepEqual(common.page.items.map((i) => i.id), (await expected(s, customer, 'lorem')).slice(0, 15))
+      if (dialect === 'sqlite') {
+        const pagePlan = await plan(s.store, common.issued.findLast((q) => /order by/i.test(q.sql)) as Issued)
+        assert.match(pagePlan, /SCAN tickets USING (COVERING )?INDEX tickets_created_at_id_index/, pagePlan)
       }
     })
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { Role, type Category, type Helpdesk, type User } from '@helpdesk/core'
+import { Role, staffCategoryCounts, type Category, type Helpdesk, type User } from '@helpdesk/core'
 import { CliError, loadConfig } from '../config.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
@@ -81,7 +81,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   await withHelpdesk(config.databaseUrl, async (helpdesk) => {
     const users = []
     for (const account of DEMO_ACCOUNTS) users.push({ account, ...await ensureUser(helpdesk, account) })
-    const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
+    const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 }, staffCategoryCounts)
     const categories: Category[] = existing.items.filter((c) => DEMO_CATEGORIES.includes(c.name))
     for (const name of DEMO_CATEGORIES) {
       if (!categories.some((c) => c.name === name)) categories.push(await helpdesk.categories.create(null, { name }))

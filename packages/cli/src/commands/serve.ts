@@ -9,7 +9,7 @@ import { closeGracefully, shutdownGraceMs } from '../graceful-shutdown.js'
 import { startImapPoller, startSmtpListener, type ImapPoller, type SmtpListener } from '@helpdesk/mail'
 import { buildServer, DOCS_PATH, helpdeskFor } from '../server.js'
 
-export type ServeOptions = ConfigFlags & { json?: boolean }
+export type ServeOptions = ConfigFlags & { json?: boolean, workers?: boolean }
 
 /** What `serve` prints with `--json`: one line, for scripts and process managers. */
 export interface ServeSummary {
@@ -38,7 +38,7 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     applied = await store.migrate()
     const helpdesk = helpdeskFor(config, store)
     firstAdmin = await bootstrapAdmin(helpdesk)
-    app = await buildServer(config, helpdesk)
+    app = await buildServer(config, helpdesk, { workers: options.workers !== false })
     address = await app.listen({ host: config.host, port: config.port })
     if (config.smtpPort !== null) {
       listener = await startSmtpListener({
@@ -122,6 +122,7 @@ export function serveCommand (io: CliIo): Command {
     .option('--prefix <path>', 'where the API is mounted (env HELPDESK_PREFIX; default /api/v1)')
     .option('--no-rate-limit', 'switch rate limiting off (or HELPDESK_RATE_LIMIT=0)')
     .option('--smtp-port <port>', 'also receive mail over SMTP on this port (env HELPDESK_SMTP_PORT; see docs/mail.md)')
+    .option('--no-workers', 'run no background jobs here (another process sharing the database runs them)')
     .addOption(configOption())
     .option('--json', 'print one JSON line {url, docs, database, migrations, smtp, firstAdmin} instead of text')
     .addHelpText('after', [

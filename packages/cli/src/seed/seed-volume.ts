@@ -1,4 +1,4 @@
-import { Role, type Helpdesk } from '@helpdesk/core'
+import { Role, staffCategoryCounts, type Helpdesk } from '@helpdesk/core'
 import { CliError } from '../config.js'
 import { VolumeData, type SeedRefs, type VolumePlan } from './seed-data.js'
 
@@ -82,7 +82,7 @@ export async function seedVolume (helpdesk: Helpdesk, plan: VolumePlan, onProgre
 
 /** The categories with these names: existing ones are reused (the demo seed's overlap), missing ones created. */
 async function ensureCategories (helpdesk: Helpdesk, names: string[]): Promise<number[]> {
-  const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
+  const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 }, staffCategoryCounts)
   const byName = new Map(existing.items.map((c) => [c.name, c.id]))
   const ids: number[] = []
   for (const name of names) ids.push(byName.get(name) ?? (await helpdesk.categories.create(null, { name })).id)

@@ -29,6 +29,7 @@ export const cannedResponseList = defineList({
   includes: [],
   sorts: ['created_at'],
   defaultSort: '-created_at',
+  keyTypes: { created_at: 'datetime' },
   /** `content` matches the name or the body. */
   partialFilters: ['content'],
   exactFilters: []

@@ -3,22 +3,40 @@ import { throwIfInvalid, unknownOrderErrors } from '../id-lists.js'
 import { NotFoundError, ValidationError } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
+import { knowledgeBaseScope } from '../knowledge-base/knowledge-base-policy.js'
 import { canManageCategories, ensure } from '../users/user-policy.js'
-import type { Actor } from '../users/user.js'
-import { checkCategoryInput, positionsFromOrder, type Category, type CategoryInput } from './category.js'
+import { isStaff, type Actor } from '../users/user.js'
+import { checkCategoryInput, positionsFromOrder, type Category, type CategoryCountScope, type CategoryInput, staffCategoryCounts } from './category.js'
+
+/** Counts of the knowledge base a category include may report. */
+const knowledgeBaseCounts = ['articles-count', 'collections-count']
 
 /** Categories: any authenticated user lists and views; administrators manage. */
 export class CategoryService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (_actor: Actor, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
-    return await this.ctx.store.categories.list(query)
+  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
+    return await this.ctx.store.categories.list(query, await this.countScope(actor, query))
   }
 
-  async view (_actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Category>> {
-    const category = await this.ctx.store.categories.view(id, query)
+  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Category>> {
+    const category = await this.ctx.store.categories.view(id, query, await this.countScope(actor, query))
     if (category === null) throw new NotFoundError('Category')
     return category
+  }
+
+  /**
+   * What the count includes may count for `actor` (CONTRACT §17): staff count
+   * everything; a customer what they could list: public tickets and their
+   * own, published articles and collections of the visibility levels they may
+   * read (their purchase standing is looked up only when such a count is asked for).
+   */
+  private async countScope (actor: Actor, query: ListQuery): Promise<CategoryCountScope> {
+    if (isStaff(actor)) return staffCategoryCounts
+    const knowledgeBase = query.include.some((name) => knowledgeBaseCounts.includes(name))
+      ? await knowledgeBaseScope(this.ctx, actor)
+      : { visibilities: [], drafts: false }
+    return { tickets: { ownerOrPublic: actor.id }, knowledgeBase }
   }
 
   async create (actor: Actor | null, input: CategoryInput): Promise<Category> {

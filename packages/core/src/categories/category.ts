@@ -1,6 +1,8 @@
 import type { FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import { defineList } from '../list/list-spec.js'
+import type { KnowledgeBaseScope } from '../knowledge-base/knowledge-base-policy.js'
+import type { TicketVisibility } from '../tickets/ticket-policy.js'
 import { optionalText, requiredText } from '../text-input.js'
 import { LIMITS } from '../users/user.js'
 import type { DateTimeString } from '../time.js'
@@ -58,6 +60,7 @@ export const categoryList = defineList({
   includes: ['agents-count', 'tickets-count', 'articles-count', 'collections-count', 'fields'],
   sorts: ['order', 'name'],
   defaultSort: 'order',
+  keyTypes: { order: 'int', name: 'string' },
   partialFilters: ['name'],
   exactFilters: []
 })
@@ -88,3 +91,15 @@ export function positionsFromOrder (order: number[] | Record<string, number>): M
   throwIfInvalid(errors)
   return positions
 }
+
+/**
+ * What the `tickets-count`, `articles-count` and `collections-count` includes
+ * count for one caller: only what that caller could list (CONTRACT §17).
+ */
+export interface CategoryCountScope {
+  tickets: TicketVisibility
+  knowledgeBase: KnowledgeBaseScope
+}
+
+/** Staff (and tools acting as the desk itself) count everything. */
+export const staffCategoryCounts: CategoryCountScope = { tickets: { all: true }, knowledgeBase: { visibilities: null, drafts: true } }

@@ -57,6 +57,7 @@ export const customFieldList = defineList({
   includes: ['categories-count'],
   sorts: ['id', 'title', 'type'],
   defaultSort: 'id',
+  keyTypes: { id: 'int', title: 'string', type: 'string' },
   partialFilters: ['title'],
   exactFilters: ['type']
 })

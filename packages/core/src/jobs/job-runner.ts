@@ -44,7 +44,7 @@ export class JobRunner {
   private timer: NodeJS.Timeout | null = null
   private started = false
   private ticking: Promise<void> | null = null
-  private again = false
+  private wanted: 'all' | Set<string> = new Set()
   private pollMs = 2000
   private unsubscribe: (() => void) | null = null
 
@@ -111,20 +111,28 @@ export class JobRunner {
 
   /** Looks for due jobs now (called on new jobs; harmless at any time). */
   wake (): void {
+    this.schedule('all')
+  }
+
+  /**
+   * Claims now: `all` types with expired leases too (start, poll, new jobs),
+   * or one type's pending jobs (after one of its jobs finished).
+   */
+  private schedule (what: 'all' | string): void {
     if (!this.started) return
-    if (this.ticking !== null) {
-      this.again = true
-      return
-    }
+    if (what === 'all') this.wanted = 'all'
+    else if (this.wanted !== 'all') this.wanted.add(what)
+    if (this.ticking !== null) return
     this.ticking = (async () => {
-      do {
-        this.again = false
+      while (this.started && (this.wanted === 'all' || this.wanted.size > 0)) {
+        const wanted = this.wanted
+        this.wanted = new Set()
         try {
-          await this.claimAndStart()
+          await this.claimAndStart(wanted)
         } catch (error) {
           this.onError(error)
         }
-      } while (this.again && this.started)
+      }
     })().finally(() => {
       this.ticking = null
       this.schedulePoll()
@@ -153,24 +161,26 @@ export class JobRunner {
     this.timer.unref()
   }
 
-  private async claimAndStart (): Promise<void> {
+  private async claimAndStart (wanted: 'all' | Set<string>): Promise<void> {
     for (const [type, registration] of this.types) {
+      if (wanted !== 'all' && !wanted.has(type)) continue
       for (;;) {
         if (!this.started) return
         const free = registration.concurrency - registration.running
-        if (free <= 0) break
-        const jobs = await this.claim([type], free)
+        // Under load, claim in batches rather than one statement per finished job.
+        if (free <= 0 || (registration.running > 0 && free < Math.min(8, registration.concurrency))) break
+        const jobs = await this.claim([type], free, wanted === 'all')
         for (const job of jobs) this.track(job)
         if (jobs.length < free) break
       }
     }
   }
 
-  private async claim (types: Iterable<string>, limit: number): Promise<Job[]> {
+  private async claim (types: Iterable<string>, limit: number, reclaimExpired = true): Promise<Job[]> {
     const list = [...types]
     if (list.length === 0) return []
     const leaseMs = Math.max(...list.map((type) => this.types.get(type)?.leaseMs ?? DEFAULT_LEASE_MS))
-    return await this.store.jobs.claim({ types: list, limit, leaseMs, workerId: this.workerId })
+    return await this.store.jobs.claim({ types: list, limit, leaseMs, workerId: this.workerId, reclaimExpired })
   }
 
   private track (job: Job): void {
@@ -180,7 +190,7 @@ export class JobRunner {
     const run = this.execute(job).finally(() => {
       registration.running--
       this.underWay.delete(run)
-      this.wake()
+      this.schedule(job.type)
     })
     this.underWay.add(run)
   }

@@ -44,7 +44,7 @@ export interface JobRepository {
    * died). Each job goes to one claimer (FOR UPDATE SKIP LOCKED on
    * PostgreSQL). A claim counts as an attempt.
    */
-  claim(options: { types: string[], limit: number, leaseMs: number, workerId: string }): Promise<Job[]>
+  claim(options: { types: string[], limit: number, leaseMs: number, workerId: string, /** Default true; false looks at pending jobs only (cheaper). */ reclaimExpired?: boolean }): Promise<Job[]>
   /** Moves the lease of a job this worker holds (long jobs beat while they run); false when it lost it. */
   extendLease(id: number, workerId: string, leaseMs: number): Promise<boolean>
   complete(id: number): Promise<void>

@@ -52,6 +52,7 @@ export const articleList = defineList({
   includes: ['author', 'category', 'collection', 'tags'],
   sorts: ['title', 'order', 'created_at', 'updated_at'],
   defaultSort: 'order',
+  keyTypes: { title: 'string', order: 'int', created_at: 'datetime', updated_at: 'datetime' },
   partialFilters: ['title', 'body'],
   exactFilters: ['author', 'category', 'collection']
 })

@@ -36,6 +36,7 @@ export const collectionList = defineList({
   includes: ['articles-count', 'category'],
   sorts: ['order', 'created_at'],
   defaultSort: 'order',
+  keyTypes: { order: 'int', created_at: 'datetime' },
   partialFilters: [],
   exactFilters: []
 })

@@ -28,8 +28,8 @@ export interface CollectionRepository {
   setVisibility(ids: number[], visibility: CollectionVisibilityNumber): Promise<void>
   /** Moves the collections, and their articles with them, to the category. */
   setCategory(ids: number[], categoryId: number): Promise<void>
-  /** Distinct marketplace purchase codes on the tickets a customer owns (`additional.purchase_code`). */
-  purchaseCodesOf(customerId: number): Promise<string[]>
+  /** At most `limit` distinct marketplace purchase codes on the tickets a customer owns (`additional.purchase_code`), newest ticket first. */
+  purchaseCodesOf(customerId: number, limit: number): Promise<string[]>
 }
 
 export type NewArticle = Omit<Article, 'id' | 'created_at' | 'updated_at'>

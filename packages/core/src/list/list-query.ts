@@ -113,7 +113,7 @@ export function parseListQuery (spec: ListSpec, raw: RawListQuery): ListQuery {
     partial,
     exact,
     ...(Object.keys(since).length > 0 ? { since } : {}),
-    ...(raw.cursor !== undefined ? { cursor: decodeCursor(sort, raw.cursor) } : {}),
+    ...(raw.cursor !== undefined ? { cursor: decodeCursor(spec, sort, raw.cursor) } : {}),
     page: pageNumber('page', raw.cursor !== undefined ? undefined : raw.page, 1),
     perPage: pageNumber('per_page', raw.per_page, PAGE_DEFAULT_SIZE, PAGE_MAX_SIZE)
   }

@@ -24,7 +24,16 @@ export interface ListSpec<
    * or after that UTC time (e.g. `updated_since` for incremental export).
    */
   sinceFilters?: readonly string[]
+  /**
+   * The value type of each sort field and of `id`, as a cursor carries them:
+   * a cursor whose values have other types was not issued for this list (400).
+   * `id` is an integer unless declared. A list without it accepts any scalar.
+   */
+  keyTypes?: Readonly<Record<string, SortValueType>>
 }
+
+/** A sort key's value in a cursor: `datetime` is `YYYY-MM-DD HH:MM:SS` (UTC); `bool` is true/false or 1/0 (SQLite). */
+export type SortValueType = 'int' | 'bool' | 'datetime' | 'string'
 
 export type IncludeOf<T> = T extends ListSpec<infer I, any, any, any> ? I : never
 export type SortOf<T> = T extends ListSpec<any, infer S, any, any> ? S : never

@@ -59,6 +59,7 @@ export const notificationList = defineList({
   includes: [],
   sorts: ['created_at'],
   defaultSort: '-created_at',
+  keyTypes: { created_at: 'datetime', id: 'string' },
   partialFilters: [],
   exactFilters: ['read', 'type']
 })

@@ -35,6 +35,7 @@ export const commentList = defineList({
   includes: ['user', 'attachments', 'ticket'],
   sorts: ['created_at'],
   defaultSort: 'created_at',
+  keyTypes: { created_at: 'datetime' },
   partialFilters: [],
   exactFilters: []
 })

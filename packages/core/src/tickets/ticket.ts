@@ -53,6 +53,7 @@ export const ticketList = defineList({
   ],
   sorts: ['id', 'title', 'status', 'private', 'updated_at', 'created_at'],
   defaultSort: 'id',
+  keyTypes: { id: 'int', title: 'string', status: 'int', private: 'bool', updated_at: 'datetime', created_at: 'datetime' },
   /** `first_name`, `last_name`, `email` match the owner; `search` is the full-text search (CONTRACT §4). */
   partialFilters: ['first_name', 'last_name', 'email', 'search'],
   exactFilters: ['status', 'categories', 'agents'],

@@ -18,6 +18,7 @@ export const customerNoteList = defineList({
   includes: ['creator', 'user'],
   sorts: ['created_at'],
   defaultSort: '-created_at',
+  keyTypes: { created_at: 'datetime' },
   partialFilters: ['text'],
   exactFilters: ['creator_id']
 })

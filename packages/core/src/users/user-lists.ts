@@ -5,6 +5,7 @@ export const customerList = defineList({
   includes: ['tickets-count', 'notes-count'],
   sorts: ['id'],
   defaultSort: 'id',
+  keyTypes: { id: 'int' },
   partialFilters: ['first_name', 'last_name', 'email', 'company'],
   exactFilters: ['status']
 })
@@ -14,6 +15,7 @@ export const agentList = defineList({
   includes: ['notes-count', 'assigned-categories-count', 'unresolved-tickets-count', 'resolved-tickets-count'],
   sorts: ['id'],
   defaultSort: 'id',
+  keyTypes: { id: 'int' },
   partialFilters: ['first_name', 'last_name', 'email'],
   exactFilters: ['status']
 })

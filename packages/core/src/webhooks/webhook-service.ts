@@ -33,6 +33,8 @@ export interface WebhookAttemptOutcome {
   error: string | null
   /** When it is tried again; null: not again (succeeded, or given up). */
   next_attempt_at: string | null
+  /** The body built for this first attempt, kept with its outcome so later attempts resend these bytes. */
+  body?: string
 }
 
 /** Everything the delivery adapter needs for one attempt. */
@@ -150,12 +152,9 @@ export class WebhookService {
 
   /** For the delivery adapter: the delivery with its endpoint, signing secrets and stored body; null when gone. */
   async work (deliveryId: number): Promise<WebhookDeliveryWork | null> {
-    const { webhooks } = this.ctx.store
-    const delivery = await webhooks.findDelivery(deliveryId)
-    if (delivery === null) return null
-    const [endpoint, secrets, body] = await Promise.all([webhooks.findById(delivery.endpoint_id), webhooks.secretsOf(delivery.endpoint_id), webhooks.bodyOf(deliveryId)])
-    if (endpoint === null || secrets === null) return null
-    return { delivery, endpoint, secrets: signingSecrets(secrets, nowString(this.ctx)), body }
+    const found = await this.ctx.store.webhooks.deliveryWork(deliveryId)
+    if (found === null) return null
+    return { ...found, secrets: signingSecrets(found.secrets, nowString(this.ctx)) }
   }
 
   /** Marks a delivery failed without an attempt (its endpoint was switched off). */
@@ -175,12 +174,17 @@ export class WebhookService {
    */
   async recordAttempt (work: WebhookDeliveryWork, outcome: WebhookAttemptOutcome, policy: WebhookDisablePolicy = DEFAULT_WEBHOOK_DISABLE_POLICY): Promise<boolean> {
     const { events, store } = this.ctx
+    const status: WebhookDeliveryStatus = outcome.ok ? 'succeeded' : outcome.next_attempt_at === null ? 'failed' : 'pending'
+    const patch: WebhookDeliveryPatch = {
+      status, attempts: work.delivery.attempts + 1, response_status: outcome.response_status, duration_ms: outcome.duration_ms,
+      error: outcome.error, next_attempt_at: outcome.next_attempt_at, ...(outcome.body !== undefined ? { body: outcome.body } : {})
+    }
+    // The common case, a success on a healthy endpoint: one statement.
+    if (outcome.ok && work.endpoint.consecutive_failures === 0) {
+      await store.webhooks.updateDelivery(work.delivery.id, patch)
+      return false
+    }
     return await events.transaction(store, async (tx) => {
-      const status: WebhookDeliveryStatus = outcome.ok ? 'succeeded' : outcome.next_attempt_at === null ? 'failed' : 'pending'
-      const patch: WebhookDeliveryPatch = {
-        status, attempts: work.delivery.attempts + 1, response_status: outcome.response_status, duration_ms: outcome.duration_ms,
-        error: outcome.error, next_attempt_at: outcome.next_attempt_at
-      }
       await tx.webhooks.updateDelivery(work.delivery.id, patch)
       const endpoint = await tx.webhooks.findById(work.endpoint.id)
       if (endpoint === null) return false

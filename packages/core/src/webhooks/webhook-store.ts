@@ -38,6 +38,8 @@ export interface WebhookRepository {
   findDelivery(id: number): Promise<WebhookDelivery | null>
   /** The stored request body (null until the first attempt built it). */
   bodyOf(deliveryId: number): Promise<string | null>
+  /** A delivery with its endpoint, the endpoint's secrets and the stored body, in one query; null when either is gone. */
+  deliveryWork(id: number): Promise<{ delivery: WebhookDelivery, endpoint: WebhookEndpoint, secrets: WebhookSecrets, body: string | null } | null>
   updateDelivery(id: number, patch: WebhookDeliveryPatch): Promise<void>
   /** Newest first. */
   listDeliveries(endpointId: number, filter: { status?: WebhookDeliveryStatus, limit: number }): Promise<WebhookDelivery[]>

@@ -101,14 +101,15 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
       return
     }
     let body = work.body
+    const firstBody = body === null
     if (body === null) {
       const [event] = await context.store.eventLog.findByIds([work.delivery.event_id])
       if (event === undefined) {
         await webhooks.abandon(deliveryId, 'The event is no longer in the event log.')
         return
       }
+      // Built from the logged event, so a rebuild after a crash gives the same bytes; kept with the first outcome.
       body = await webhookBody(event, helpdesk, avatar)
-      await webhooks.storeBody(deliveryId, body)
     }
     const timestamp = Math.floor(context.clock.now().getTime() / 1000)
     const headers = {
@@ -130,7 +131,8 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
       response_status: result.status,
       duration_ms: durationMs,
       error: result.error,
-      next_attempt_at: delay === null ? null : formatDateTime(new Date(context.clock.now().getTime() + delay))
+      next_attempt_at: delay === null ? null : formatDateTime(new Date(context.clock.now().getTime() + delay)),
+      ...(firstBody ? { body } : {})
     }, policy)
     if (disabled && delay !== null) {
       await webhooks.abandon(deliveryId, `${result.error ?? 'failed'}; the endpoint was switched off.`)

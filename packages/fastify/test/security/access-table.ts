@@ -233,8 +233,33 @@ export const accessTable: AccessRow[] = [
   }),
   row('GET /attachments/:id', 'category', [401, 200, 404, 200, 200, 200], ({ w }) => ({ url: `/attachments/${w.attachment}` })),
   row('GET /attachments/:id/download', 'category', [401, 200, 404, 200, 200, 200], ({ w }) => ({ url: `/attachments/${w.attachment}/download` })),
-  row('DELETE /attachments/:id', 'category', [401, 200, 404, 403, 403, 200], async ({ w }) => ({ url: `/attachments/${await w.fresh.attachment()}` }))
+  row('DELETE /attachments/:id', 'category', [401, 200, 404, 403, 403, 200], async ({ w }) => ({ url: `/attachments/${await w.fresh.attachment()}` })),
+
+  // Webhooks: administrators only. Endpoints are made switched off (nothing is sent) at a public literal address.
+  row('GET /webhooks', 'all', ADMIN_ONLY, () => ({ url: '/webhooks' })),
+  row('POST /webhooks', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/webhooks', payload: { url: HOOK_URL, events: ['*'], active: false } })),
+  row('GET /webhooks/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/webhooks/${await freshWebhook(w)}` })),
+  row('PATCH /webhooks/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/webhooks/${await freshWebhook(w)}`, payload: { description: 'Edited' } })),
+  row('DELETE /webhooks/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/webhooks/${await freshWebhook(w)}` })),
+  row('POST /webhooks/:id/secret', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/webhooks/${await freshWebhook(w)}/secret`, payload: {} })),
+  row('GET /webhooks/:id/deliveries', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/webhooks/${await freshWebhook(w)}/deliveries` })),
+  row('POST /webhooks/:id/deliveries/:delivery_id/redeliver', 'all', [401, 403, 403, 403, 403, 202], async ({ w }) => {
+    const id = await freshWebhook(w)
+    const [eventId] = await w.h.store.eventLog.append([{ type: 'Tickets.TicketUpdated', actor_id: null, ticket_id: null, payload: {} }])
+    const [deliveryId] = await w.h.store.webhooks.createDeliveries([{ endpoint_id: id, event_id: eventId!, event_type: 'Tickets.TicketUpdated' }])
+    return { url: `/webhooks/${id}/deliveries/${deliveryId}/redeliver` }
+  }),
+  row('POST /webhooks/:id/redeliver', 'all', [401, 403, 403, 403, 403, 202], async ({ w }) => {
+    const [eventId] = await w.h.store.eventLog.append([{ type: 'Tickets.TicketUpdated', actor_id: null, ticket_id: null, payload: {} }])
+    return { url: `/webhooks/${await freshWebhook(w)}/redeliver`, payload: { event_id: eventId } }
+  })
 ]
+
+const HOOK_URL = 'https://93.184.216.34/hook'
+
+async function freshWebhook (w: AccessWorld): Promise<number> {
+  return (await w.h.helpdesk.webhooks.create(null, { url: HOOK_URL, events: ['*'], active: false })).endpoint.id
+}
 
 /** `PATCH|POST /x` -> `PATCH /x`, `POST /x`. */
 export function routesOf (accessRow: AccessRow): string[] {

@@ -8,6 +8,12 @@ import type { Knex } from 'knex'
  */
 export interface FullTextIndex {
   table: string
+  /**
+   * A second document of the same rows, named (e.g. `public`): kept in
+   * `<table>_<document>_search` on SQLite and in a column
+   * `<document>_search_document` on PostgreSQL.
+   */
+  document?: string
 }
 
 /** A query: phrases that must all match; the last word of each phrase matches as a prefix. */
@@ -21,8 +27,12 @@ export interface FullTextSearch {
   optimize(knex: Knex, index: FullTextIndex, substringTables: string[]): Promise<void>
   /** Adds what `compile` needs to expand prefixes to an index made before it existed (idempotent; nothing on PostgreSQL). */
   createPrefixTerms(knex: Knex, index: FullTextIndex): Promise<void>
-  /** Replaces the documents of these rows; `words` come from `documentWords`. */
-  write(db: Knex, index: FullTextIndex, documents: Array<{ id: number, words: string[] }>): Promise<void>
+  /**
+   * Replaces the documents of these rows in each of `indexes` (documents of
+   * one table): `words[i]` (from `documentWords`) for `indexes[i]`. PostgreSQL
+   * writes them all in one update of each row.
+   */
+  write(db: Knex, indexes: FullTextIndex[], documents: Array<{ id: number, words: string[][] }>): Promise<void>
   /**
    * Compiles a query for `index`, or null when no document can match. SQLite
    * expands each phrase's last word into the index's words that start with

@@ -1,8 +1,8 @@
 import { containsPattern } from './dialect.js'
 import { batches, type FullTextIndex, type FullTextSearch } from './full-text.js'
 
-const COLUMN = 'search_document'
-const indexName = (index: FullTextIndex): string => `${index.table}_${COLUMN}_index`
+const documentColumn = (index: FullTextIndex): string => index.document === undefined ? 'search_document' : `${index.document}_search_document`
+const indexName = (index: FullTextIndex): string => `${index.table}_${documentColumn(index)}_index`
 const trigramIndex = (table: string, column: string): string => `${table}_${column}_trgm_index`
 
 /**
@@ -16,12 +16,12 @@ const trigramIndex = (table: string, column: string): string => `${table}_${colu
  */
 export const postgresFullText: FullTextSearch = {
   async createIndex (knex, index) {
-    await knex.raw(`alter table ?? add column ?? tsvector not null default ''::tsvector`, [index.table, COLUMN])
-    await knex.raw('create index ?? on ?? using gin (??) with (fastupdate = off)', [indexName(index), index.table, COLUMN])
+    await knex.raw(`alter table ?? add column ?? tsvector not null default ''::tsvector`, [index.table, documentColumn(index)])
+    await knex.raw('create index ?? on ?? using gin (??) with (fastupdate = off)', [indexName(index), index.table, documentColumn(index)])
   },
   async dropIndex (knex, index) {
     await knex.raw('drop index if exists ??', [indexName(index)])
-    await knex.raw('alter table ?? drop column if exists ??', [index.table, COLUMN])
+    await knex.raw('alter table ?? drop column if exists ??', [index.table, documentColumn(index)])
   },
   async optimize (knex, index, substringTables) {
     // GIN indexes without a pending list need no merging; the planner needs fresh statistics after a bulk load.
@@ -30,11 +30,16 @@ export const postgresFullText: FullTextSearch = {
   async createPrefixTerms () {
     // GIN indexes look prefixes up themselves.
   },
-  async write (db, index, documents) {
+  async write (db, indexes, documents) {
+    const table = indexes[0]?.table
+    if (table === undefined || indexes.some((index) => index.table !== table)) throw new Error('write takes the documents of one table')
+    const columns = indexes.map((_, i) => `?? = to_tsvector('simple', v.words${i})`).join(', ')
+    const values = `(?::integer${indexes.map(() => ', ?::text').join('')})`
+    const names = ['id', ...indexes.map((_, i) => `words${i}`)].join(', ')
     for (const batch of batches(documents)) {
       await db.raw(
-        `update ?? as t set ?? = to_tsvector('simple', v.words) from (values ${batch.map(() => '(?::integer, ?::text)').join(', ')}) as v(id, words) where t.id = v.id`,
-        [index.table, COLUMN, ...batch.flatMap((d) => [d.id, d.words.join(' ')])]
+        `update ?? as t set ${columns} from (values ${batch.map(() => values).join(', ')}) as v(${names}) where t.id = v.id`,
+        [table, ...indexes.map(documentColumn), ...batch.flatMap((d) => [d.id, ...indexes.map((_, i) => (d.words[i] ?? []).join(' '))])]
       )
     }
   },
@@ -42,16 +47,16 @@ export const postgresFullText: FullTextSearch = {
     return query.map((phrase) => phrase.map((word, i) => i === phrase.length - 1 ? `${word}:*` : word).join(' <-> ')).join(' & ')
   },
   matchingIds (db, index, compiled, limit) {
-    return db(index.table).select('id').whereRaw(`?? @@ to_tsquery('simple', ?)`, [COLUMN, compiled]).limit(limit)
+    return db(index.table).select('id').whereRaw(`?? @@ to_tsquery('simple', ?)`, [documentColumn(index), compiled]).limit(limit)
   },
-  rowMatches (db, _index, compiled, idColumn) {
+  rowMatches (db, index, compiled, idColumn) {
     // The document is a column of the row itself.
     const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
-    return db.raw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${COLUMN}`, compiled])
+    return db.raw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${documentColumn(index)}`, compiled])
   },
-  restrictToMatches (qb, _index, compiled, idColumn) {
+  restrictToMatches (qb, index, compiled, idColumn) {
     const table = idColumn.slice(0, idColumn.lastIndexOf('.'))
-    void qb.whereRaw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${COLUMN}`, compiled])
+    void qb.whereRaw(`?? @@ to_tsquery('simple', ?)`, [`${table}.${documentColumn(index)}`, compiled])
   },
   async createSubstringIndexes (knex, table, columns) {
     await knex.raw('create extension if not exists pg_trgm')

@@ -69,6 +69,8 @@ export const postgresDialect: Dialect = {
     if (e.code === '22P02' || e.code === '22003') return new ValidationError({ id: ['A value is out of range or malformed.'] })
     // Text PostgreSQL cannot store (a NUL character) from a door that did not refuse it first (the HTTP API does, per field).
     if (e.code === '22021' || e.code === '22P05') return new ValidationError({ text: ['A value holds a character that cannot be stored.'] })
+    // Any other data exception (class 22: a malformed datetime, a division by zero, a string too long...) is the input's fault.
+    if (e.code?.startsWith('22') === true) return new ValidationError({ value: ['A value is malformed or out of range for its field.'] })
     if ((e.code !== undefined && unavailableCodes.has(e.code)) || e.name === 'KnexTimeoutError' ||
       /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e.message ?? '')) {
       return new UnavailableError()

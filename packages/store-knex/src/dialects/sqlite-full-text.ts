@@ -1,10 +1,11 @@
 import { batches, type FullTextIndex, type FullTextSearch } from './full-text.js'
 import { sqliteRun } from './sqlite-statements.js'
 
-const searchTable = (index: FullTextIndex): string => `${index.table}_search`
-const deleteTrigger = (index: FullTextIndex): string => `${index.table}_search_delete`
+const baseName = (index: FullTextIndex): string => index.document === undefined ? index.table : `${index.table}_${index.document}`
+const searchTable = (index: FullTextIndex): string => `${baseName(index)}_search`
+const deleteTrigger = (index: FullTextIndex): string => `${baseName(index)}_search_delete`
 /** Every word any document ever held (never pruned: a stale word only widens an expansion with a word nothing matches). */
-const termsTable = (index: FullTextIndex): string => `${index.table}_search_terms`
+const termsTable = (index: FullTextIndex): string => `${baseName(index)}_search_terms`
 const substringTable = (table: string): string => `${table}_substring`
 
 /**
@@ -52,15 +53,17 @@ export const sqliteFullText: FullTextSearch = {
     await knex.raw('insert or ignore into ?? (term) select term from temp.??', [termsTable(index), vocabulary])
     await knex.raw('drop table temp.??', [vocabulary])
   },
-  async write (db, index, documents) {
-    for (const batch of batches(documents)) {
-      await db.raw(
-        `insert or replace into ?? (rowid, document) values ${batch.map(() => '(?, ?)').join(', ')}`,
-        [searchTable(index), ...batch.flatMap((d) => [d.id, d.words.join(' ')])]
-      )
-      const terms = [...new Set(batch.flatMap((d) => d.words))]
-      for (const chunk of batches(terms)) {
-        await db.raw(`insert or ignore into ?? (term) values ${chunk.map(() => '(?)').join(', ')}`, [termsTable(index), ...chunk])
+  async write (db, indexes, documents) {
+    for (const [i, index] of indexes.entries()) {
+      for (const batch of batches(documents)) {
+        await db.raw(
+          `insert or replace into ?? (rowid, document) values ${batch.map(() => '(?, ?)').join(', ')}`,
+          [searchTable(index), ...batch.flatMap((d) => [d.id, (d.words[i] ?? []).join(' ')])]
+        )
+        const terms = [...new Set(batch.flatMap((d) => d.words[i] ?? []))]
+        for (const chunk of batches(terms)) {
+          await db.raw(`insert or ignore into ?? (term) values ${chunk.map(() => '(?)').join(', ')}`, [termsTable(index), ...chunk])
+        }
       }
     }
   },

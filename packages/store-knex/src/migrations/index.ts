@@ -7,6 +7,7 @@ import * as authRevision from './0005-auth-revision.js'
 import * as ticketListIndexes from './0006-ticket-list-indexes.js'
 import * as ticketCounts from './0007-ticket-counts.js'
 import * as searchAtScale from './0008-search-at-scale.js'
+import * as searchVisibility from './0009-search-visibility.js'
 import * as eventsAndJobs from './0011-events-and-jobs.js'
 import * as webhooks from './0012-webhooks.js'
 import * as mail from './0014-mail.js'
@@ -26,6 +27,7 @@ export const migrations: Migration[] = [
   { name: '0006-ticket-list-indexes', ...ticketListIndexes },
   { name: '0007-ticket-counts', ...ticketCounts },
   { name: '0008-search-at-scale', ...searchAtScale },
+  { name: '0009-search-visibility', ...searchVisibility },
   { name: '0011-events-and-jobs', ...eventsAndJobs },
   { name: '0012-webhooks', ...webhooks },
   { name: '0014-mail', ...mail }

@@ -1,9 +1,11 @@
 import type { Knex } from 'knex'
-import { categoryList, type Category, type CategoryRepository, type WithIncludes } from '@helpdesk/core'
+import { categoryList, type Category, type CategoryCountScope, type CategoryRepository, type WithIncludes } from '@helpdesk/core'
 import { caseInsensitive, countInclude, listPage, viewOne, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import { categoryColumns, categoryFromRow } from '../rows/category-row.js'
 import { customFieldColumns, customFieldFromRow, type CustomFieldRow } from '../rows/custom-field-row.js'
+import { visibleArticles, visibleCollections } from './knowledge-base-scope.js'
 import { insertId, now, rowsByIds, type RepositoryContext } from './repository-context.js'
+import { ticketCounts } from './ticket-counts.js'
 
 type Item = WithIncludes<Category>
 
@@ -17,20 +19,68 @@ const fieldsInclude: IncludeLoader<Item> = async (db, items, _query, key) => {
   for (const item of items) item[key] = rows.filter((r) => r.category_id === item.id).map((r) => customFieldFromRow(r))
 }
 
-const mapping: ListMapping<typeof categoryList, Category, Item> = {
-  spec: categoryList,
-  sorts: { order: 'categories.order', name: caseInsensitive('categories.name') },
-  partial: { name: 'categories.name' },
-  exact: {},
-  includes: {
-    'agents-count': countInclude('agent_categories', 'category_id'),
-    'tickets-count': countInclude('tickets', 'category_id'),
-    'articles-count': countInclude('articles', 'category_id'),
-    'collections-count': countInclude('article_collections', 'category_id'),
-    fields: fieldsInclude
-  },
-  idColumn: 'categories.id',
-  map: (row) => categoryFromRow(row) as Item
+type Counted = Array<{ category_id: number | string, n: number | string | null }>
+
+function setCounts (items: Item[], key: string, ...parts: Counted[]): void {
+  const counts = new Map<string, number>()
+  for (const rows of parts) for (const row of rows) counts.set(String(row.category_id), (counts.get(String(row.category_id)) ?? 0) + Number(row.n ?? 0))
+  for (const item of items) (item as Record<string, unknown>)[key] = counts.get(String(item.id)) ?? 0
+}
+
+/**
+ * `tickets-count` from the counter table (kept by triggers), never a count
+ * over the tickets: all of them for staff; for a customer the public ones
+ * plus their own private ones, counted through the owner index.
+ */
+function ticketsCountInclude (counts: CategoryCountScope): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const ids = items.map((i) => i.id)
+    const counted = db(ticketCounts.table).select('category_id').sum({ n: 'total' }).whereIn('category_id', ids).groupBy('category_id')
+    const visibility = counts.tickets
+    if ('categoryIds' in visibility) throw new Error('category counts take a staff or customer ticket visibility')
+    if ('all' in visibility) return setCounts(items, key, await counted as Counted)
+    void counted.where('private', false)
+    const owned = db('tickets').select('category_id').count({ n: '*' })
+      .where('user_id', visibility.ownerOrPublic).where('private', true).whereIn('category_id', ids).groupBy('category_id')
+    const [open, own] = await Promise.all([counted, owned]) as [Counted, Counted]
+    setCounts(items, key, open, own)
+  }
+}
+
+/** `articles-count`: the articles the caller could list (published, in collections they may read, for non-staff). */
+function articlesCountInclude (counts: CategoryCountScope): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const qb = db('articles').select('articles.category_id').count({ n: '*' }).whereIn('articles.category_id', items.map((i) => i.id)).groupBy('articles.category_id')
+    setCounts(items, key, await visibleArticles(db, qb, counts.knowledgeBase) as Counted)
+  }
+}
+
+/** `collections-count`: the collections the caller may read. */
+function collectionsCountInclude (counts: CategoryCountScope): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const qb = db('article_collections').select('article_collections.category_id').count({ n: '*' })
+      .whereIn('article_collections.category_id', items.map((i) => i.id)).groupBy('article_collections.category_id')
+    setCounts(items, key, await visibleCollections(qb, counts.knowledgeBase) as Counted)
+  }
+}
+
+/** The list mapping for one caller: the counts depend on what they may see. */
+function mappingFor (counts: CategoryCountScope): ListMapping<typeof categoryList, Category, Item> {
+  return {
+    spec: categoryList,
+    sorts: { order: 'categories.order', name: caseInsensitive('categories.name') },
+    partial: { name: 'categories.name' },
+    exact: {},
+    includes: {
+      'agents-count': countInclude('agent_categories', 'category_id'),
+      'tickets-count': ticketsCountInclude(counts),
+      'articles-count': articlesCountInclude(counts),
+      'collections-count': collectionsCountInclude(counts),
+      fields: fieldsInclude
+    },
+    idColumn: 'categories.id',
+    map: (row) => categoryFromRow(row) as Item
+  }
 }
 
 /** Loads categories by id in one query: for every include that embeds a category. */
@@ -54,11 +104,11 @@ export function createCategoryRepository (ctx: RepositoryContext): CategoryRepos
       const rows = await db('categories').select('id').whereIn('id', ids) as Array<{ id: number }>
       return rows.map((r) => r.id)
     },
-    async list (query) {
-      return await listPage(db, ctx.dialect, categories(), mapping, query)
+    async list (query, counts) {
+      return await listPage(db, ctx.dialect, categories(), mappingFor(counts), query)
     },
-    async view (id, query) {
-      return await viewOne(db, categories().where('categories.id', id), mapping, query)
+    async view (id, query, counts) {
+      return await viewOne(db, categories().where('categories.id', id), mappingFor(counts), query)
     },
     async listByIds (ids) {
       if (ids.length === 0) return []

@@ -33,6 +33,9 @@ function mappingFor (scope: KnowledgeBaseScope): ListMapping<typeof collectionLi
   }
 }
 
+/** Tickets read per code asked for: room for the same code on several tickets. */
+const PURCHASE_CODE_ROWS_PER_CODE = 10
+
 export function createCollectionRepository (ctx: RepositoryContext): CollectionRepository {
   const { db } = ctx
   const collections = (): Knex.QueryBuilder => db('article_collections').select(collectionColumns)
@@ -82,15 +85,18 @@ export function createCollectionRepository (ctx: RepositoryContext): CollectionR
       await db('article_collections').whereIn('id', ids).update({ category_id: categoryId, updated_at: at })
       await db('articles').whereIn('collection_id', ids).update({ category_id: categoryId, updated_at: at })
     },
-    async purchaseCodesOf (customerId) {
+    async purchaseCodesOf (customerId, limit) {
       // `additional` is JSON stored as text: narrowed in SQL, parsed in JS.
+      // Newest tickets first, through the owner index; a bounded read, however many tickets the customer opened.
       const rows = await db('tickets').select('additional').where('user_id', customerId)
-        .whereRaw('cast(additional as text) like ?', ['%purchase_code%']) as Array<{ additional: unknown }>
+        .whereRaw('cast(additional as text) like ?', ['%purchase_code%'])
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .limit(limit * PURCHASE_CODE_ROWS_PER_CODE) as Array<{ additional: unknown }>
       const codes = rows
         .map((r) => parseJson<{ purchase_code?: unknown }>(r.additional, {}).purchase_code)
         .filter((code): code is string => typeof code === 'string' && code.trim() !== '')
         .map((code) => code.trim())
-      return [...new Set(codes)]
+      return [...new Set(codes)].slice(0, limit)
     }
   }
 }

@@ -49,14 +49,18 @@ export interface JobContext {
 export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): JobRepository {
   const { db, dialect } = ctx
   const later = (ms: number): string => formatDateTime(new Date(ctx.clock.now().getTime() + ms))
-  const typeList = dialect.name === 'postgres' ? '"type" = any(?::text[])' : '"type" in (select value from json_each(?))'
+  // `+"type"` on SQLite: the claim must walk (status, run_at) in order, not (type, status) and sort every due row.
+  const typeList = dialect.name === 'postgres' ? '"type" = any(?::text[])' : '+"type" in (select value from json_each(?))'
   const typeBinding = (types: string[]): unknown => dialect.name === 'postgres' ? types : JSON.stringify(types)
-  // One statement: of claimers racing, each due row goes to one (row locks skipped on PostgreSQL; SQLite writes one at a time).
-  const claimSql = `update "jobs" set "status" = 'running', "attempts" = "attempts" + 1, "locked_until" = ?, "locked_by" = ?, "updated_at" = ?
-    where "id" in (select "id" from "jobs" where ${typeList}
-      and (("status" = 'pending' and "run_at" <= ?) or ("status" = 'running' and "locked_until" < ?))
-      order by "run_at", "id" limit ?${dialect.name === 'postgres' ? ' for update skip locked' : ''})
+  // One statement per kind of due job: of claimers racing, each row goes to one (row locks skipped on
+  // PostgreSQL; SQLite writes one at a time). Each walks the (status, run_at) index in order and stops at
+  // the limit, so a backlog of due jobs costs a claim no more than a short queue.
+  const claimSql = (due: string, order: string): string => `update "jobs" set "status" = 'running', "attempts" = "attempts" + 1, "locked_until" = ?, "locked_by" = ?, "updated_at" = ?
+    where "id" in (select "id" from "jobs" where ${due} and ${typeList}
+      order by ${order} limit ?${dialect.name === 'postgres' ? ' for update skip locked' : ''})
     returning ${columnList}`
+  const claimPending = claimSql('"status" = \'pending\' and "run_at" <= ?', '"run_at"')
+  const claimExpired = claimSql('"status" = \'running\' and "locked_until" < ?', '"locked_until"')
 
   return {
     async enqueue (list: NewJob[]) {
@@ -99,11 +103,16 @@ export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): 
       jobs.enqueued()
       return ids
     },
-    async claim ({ types, limit, leaseMs, workerId }) {
+    async claim ({ types, limit, leaseMs, workerId, reclaimExpired = true }) {
       if (types.length === 0 || limit <= 0) return []
       const at = now(ctx)
-      const rows = await dialect.run<JobRow>(db, claimSql, [later(leaseMs), workerId, at, typeBinding(types), at, at, limit])
-      return rows.map(jobFromRow).sort((a, b) => a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id)
+      const lease = [later(leaseMs), workerId, at]
+      // Jobs of dead workers first (their lease ran out), then due ones.
+      const expired = reclaimExpired ? await dialect.run<JobRow>(db, claimExpired, [...lease, at, typeBinding(types), limit]) : []
+      const pending = expired.length < limit
+        ? await dialect.run<JobRow>(db, claimPending, [...lease, at, typeBinding(types), limit - expired.length])
+        : []
+      return [...expired, ...pending].map(jobFromRow).sort((a, b) => a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id)
     },
     async extendLease (id, workerId, leaseMs) {
       const count = await db('jobs').where({ id, status: 'running', locked_by: workerId }).update({ locked_until: later(leaseMs), updated_at: now(ctx) })

@@ -59,7 +59,7 @@ export async function listTickets (ctx: RepositoryContext, scope: TicketScope, q
   }
   // A search's own ids (selective) or the sort's index (common) drive the page, never the visibility rule.
   const base = filtered(false)
-  const plan = await planTicketSearch(db, dialect, search, base)
+  const plan = await planTicketSearch(db, dialect, search, base, scope.tickets)
   if (plan.kind === 'none') {
     return { items: [], total: 0, page: query.page, perPage: query.perPage, ...(query.cursor !== undefined ? { cursors: { next: null, prev: null } } : {}) }
   }

@@ -58,7 +58,7 @@ function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticket
     partial: {
       first_name: ownerContains(db, 'first_name'),
       last_name: ownerContains(db, 'last_name'),
-      email: ownerContains(db, 'email'),
+      email: ownerContains(db, 'email', 'ownerOrPublic' in scope.tickets ? scope.tickets.ownerOrPublic : undefined),
       search: () => { throw new Error('filter[search] is planned by listTickets, never applied as a plain filter') }
     },
     exact: {

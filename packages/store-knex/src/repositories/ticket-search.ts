@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { plainText, type TicketAdditional } from '@helpdesk/core'
+import { plainText, type TicketAdditional, type TicketVisibility } from '@helpdesk/core'
 import { containsPattern, type Dialect } from '../dialects/dialect.js'
 import { batches, documentWords, fullTextQuery, type FullTextIndex } from '../dialects/full-text.js'
 import type { PartialFilter } from '../list/list-mapping.js'
@@ -10,13 +10,24 @@ import { parseJson } from '../rows/row-values.js'
  * search is its id, when its document (title, body text, purchase code, and
  * its owner's first and last name, email and marketplace username) has every
  * term (the last word of each as a prefix), or when the search (three
- * characters or more) is a substring of one of those owner fields. The
- * document is rewritten in the transaction of every change to what it holds.
+ * characters or more) is a substring of one of those owner fields.
+ *
+ * The purchase code, email and marketplace username may match only for staff
+ * and the ticket's owner (CONTRACT §17): a customer searching another
+ * customer's public ticket matches a second, public document (title, body
+ * text, owner's names) and the owner's names only. Both documents are
+ * rewritten in the transaction of every change to what they hold.
  */
 export const ticketSearchIndex: FullTextIndex = { table: 'tickets' }
+/** The document without the owner-only fields. */
+export const ticketPublicSearchIndex: FullTextIndex = { table: 'tickets', document: 'public' }
 
 /** The owner's fields in the document, also matched as substrings. */
 export const ownerSearchColumns = ['first_name', 'last_name', 'email', 'marketplace_username'] as const
+/** The owner's fields anyone who sees the ticket may match. */
+export const publicOwnerSearchColumns = ['first_name', 'last_name'] as const
+/** The owner's fields only staff and the owner may match. */
+const ownerOnlySearchColumns = ['email', 'marketplace_username'] as const
 
 /**
  * Matches counted exactly, at most: past this many, a search is "common" and
@@ -39,20 +50,17 @@ interface DocumentSource {
 /** Ticket bodies are indexed whole, as plain text. */
 const BODY_TEXT_MAX = 1_000_000
 
-function documentOf (row: DocumentSource): string[] {
+function documentsOf (row: DocumentSource): { full: string[], public: string[] } {
   const additional = parseJson<TicketAdditional>(row.additional, {})
-  return documentWords([
-    row.title,
-    plainText(row.body, BODY_TEXT_MAX),
-    typeof additional.purchase_code === 'string' ? additional.purchase_code : '',
-    row.first_name,
-    row.last_name,
-    row.email,
-    row.marketplace_username ?? ''
-  ].join(' '))
+  const purchaseCode = typeof additional.purchase_code === 'string' ? additional.purchase_code : ''
+  const body = plainText(row.body, BODY_TEXT_MAX)
+  return {
+    full: documentWords([row.title, body, purchaseCode, row.first_name, row.last_name, row.email, row.marketplace_username ?? ''].join(' ')),
+    public: documentWords([row.title, body, row.first_name, row.last_name].join(' '))
+  }
 }
 
-/** Rebuilds the search documents of these tickets: one read and one write per batch. */
+/** Rebuilds both search documents of these tickets: one read and one write per batch (two on SQLite, one per index). */
 export async function indexTickets (db: Knex, dialect: Dialect, ids: readonly number[]): Promise<void> {
   for (const batch of batches(ids)) {
     const rows = await db('tickets')
@@ -60,7 +68,10 @@ export async function indexTickets (db: Knex, dialect: Dialect, ids: readonly nu
       .select('tickets.id', 'tickets.title', 'tickets.body', 'tickets.additional',
         ...ownerSearchColumns.map((c) => `users.${c}`))
       .whereIn('tickets.id', batch) as DocumentSource[]
-    await dialect.fullText.write(db, ticketSearchIndex, rows.map((row) => ({ id: row.id, words: documentOf(row) })))
+    await dialect.fullText.write(db, [ticketSearchIndex, ticketPublicSearchIndex], rows.map((row) => {
+      const documents = documentsOf(row)
+      return { id: row.id, words: [documents.full, documents.public] }
+    }))
   }
 }
 
@@ -77,10 +88,12 @@ export async function reindexTicketsOfOwner (db: Knex, dialect: Dialect, userId:
 /**
  * `filter[first_name]` and the like: the ticket's owner has `value` in
  * `column`, found through the substring index when `value` is long enough
- * for one (else by scanning the users).
+ * for one (else by scanning the users). For an owner-only column and a
+ * customer (`viewerId`), only the viewer's own tickets can match.
  */
-export function ownerContains (db: Knex, column: typeof ownerSearchColumns[number]): PartialFilter {
+export function ownerContains (db: Knex, column: typeof ownerSearchColumns[number], viewerId?: number): PartialFilter {
   return (qb, value, dialect) => {
+    if (viewerId !== undefined && (ownerOnlySearchColumns as readonly string[]).includes(column)) void qb.where('tickets.user_id', viewerId)
     if ([...value].length >= dialect.fullText.substringMinLength) {
       void qb.whereIn('tickets.user_id', dialect.fullText.substringMatchingIds(db, 'users', [column], value))
       return
@@ -103,39 +116,72 @@ export type TicketSearchPlan =
   | { kind: 'selective', ids: number[] }
   | { kind: 'common', matches: (qb: Knex.QueryBuilder) => void }
 
+/** Whether the customer's own email or marketplace username has `value` in it (case-insensitive): one read by primary key. */
+async function viewerHas (db: Knex, viewer: number, value: string): Promise<boolean> {
+  const row = await db('users').select(...ownerOnlySearchColumns).where('id', viewer).first() as Record<typeof ownerOnlySearchColumns[number], string | null> | undefined
+  const needle = value.toLowerCase()
+  return row !== undefined && ownerOnlySearchColumns.some((column) => (row[column] ?? '').toLowerCase().includes(needle))
+}
+
 /**
  * Plans `filter[search]=text` on `listed` (a query of the tickets the list
- * may show): up to three reads of at most LIMIT + 1 ids each, driven by the
- * indexes (full text, owners' substrings, then those owners' tickets).
+ * may show to a caller of `visibility`): a few reads of at most LIMIT + 1 ids
+ * each, driven by the indexes (full text, owners' substrings, then those
+ * owners' tickets). For a customer the documents are read in two branches:
+ * the full document on their own tickets, the public one on public tickets.
  */
-export async function planTicketSearch (db: Knex, dialect: Dialect, text: string, listed: Knex.QueryBuilder): Promise<TicketSearchPlan> {
+export async function planTicketSearch (db: Knex, dialect: Dialect, text: string, listed: Knex.QueryBuilder, visibility: TicketVisibility): Promise<TicketSearchPlan> {
   const { fullText } = dialect
   const search = text.trim()
   const id = /^#?(\d{1,9})$/.exec(search)?.[1]
   const phrases = fullTextQuery(search)
-  const compiled = phrases.length > 0 ? await fullText.compile(db, ticketSearchIndex, phrases) : null
+  const viewer = 'ownerOrPublic' in visibility ? visibility.ownerOrPublic : null
+  const [compiled, compiledPublic] = phrases.length === 0
+    ? [null, null]
+    : await Promise.all([
+      fullText.compile(db, ticketSearchIndex, phrases),
+      viewer === null ? null : fullText.compile(db, ticketPublicSearchIndex, phrases)
+    ])
   const owner = [...search].length >= fullText.substringMinLength ? search : null
   const over = SEARCH_COUNT_LIMIT + 1
   const listedIds = (): Knex.QueryBuilder => listed.clone().clearSelect().clearOrder().select('tickets.id').limit(over)
+  const matchingIds = (index: FullTextIndex, query: string | null, branch?: (qb: Knex.QueryBuilder) => void): Promise<Array<{ id: number }>> | [] => {
+    if (query === null) return []
+    const documents = listedIds()
+    branch?.(documents)
+    fullText.restrictToMatches(documents, index, query, 'tickets.id')
+    return documents as Promise<Array<{ id: number }>>
+  }
+  const nameColumns = viewer === null ? ownerSearchColumns : publicOwnerSearchColumns
 
   // Independent reads: concurrent where the database serves several at once (PostgreSQL's pool).
-  const [documentIds, ownerIds] = await Promise.all([
-    compiled === null ? [] : (() => {
-      const documents = listedIds()
-      fullText.restrictToMatches(documents, ticketSearchIndex, compiled, 'tickets.id')
-      return documents as Promise<Array<{ id: number }>>
-    })(),
-    owner === null ? [] : fullText.substringMatchingIds(db, 'users', ownerSearchColumns, owner, over) as Promise<Array<{ id: number }>>
+  const [ownDocumentIds, publicDocumentIds, ownerIds, viewerMatches] = await Promise.all([
+    matchingIds(ticketSearchIndex, compiled, viewer === null ? undefined : (qb) => { void qb.where('tickets.user_id', viewer) }),
+    viewer === null ? [] : matchingIds(ticketPublicSearchIndex, compiledPublic, (qb) => { void qb.where('tickets.private', false) }),
+    owner === null ? [] : fullText.substringMatchingIds(db, 'users', nameColumns, owner, over) as Promise<Array<{ id: number }>>,
+    owner === null || viewer === null
+      ? false
+      : viewerHas(db, viewer, owner)
   ])
-  const ownedIds = ownerIds.length === 0 ? [] : await (() => {
+  // A customer's own email or marketplace username matches their own tickets.
+  const ownerIdList = ownerIds.map((o) => Number(o.id))
+  if (viewerMatches && viewer !== null && !ownerIdList.includes(viewer)) ownerIdList.push(viewer)
+  const ownedIds = ownerIdList.length === 0 ? [] : await (() => {
     const owned = listedIds()
-    if (ownerIds.length <= SEARCH_COUNT_LIMIT) dialect.whereIdIn(owned, 'tickets.user_id', ownerIds.map((o) => o.id))
-    else void owned.whereIn('tickets.user_id', fullText.substringMatchingIds(db, 'users', ownerSearchColumns, owner as string))
+    if (ownerIdList.length <= SEARCH_COUNT_LIMIT) dialect.whereIdIn(owned, 'tickets.user_id', ownerIdList)
+    else {
+      void owned.where((w) => {
+        void w.whereIn('tickets.user_id', fullText.substringMatchingIds(db, 'users', nameColumns, owner as string))
+        if (viewerMatches) void w.orWhere('tickets.user_id', viewer)
+      })
+    }
     return owned
   })() as Array<{ id: number }>
 
-  if (documentIds.length <= SEARCH_COUNT_LIMIT && ownedIds.length <= SEARCH_COUNT_LIMIT) {
-    const ids = new Set([...documentIds, ...ownedIds].map((row) => Number(row.id)))
+  // A customer's two branches are one way of matching: together at most LIMIT, or the search is common.
+  const documentIds = new Set([...ownDocumentIds, ...publicDocumentIds].map((row) => Number(row.id)))
+  if (documentIds.size <= SEARCH_COUNT_LIMIT && ownedIds.length <= SEARCH_COUNT_LIMIT) {
+    const ids = new Set([...documentIds, ...ownedIds.map((row) => Number(row.id))])
     if (id !== undefined) ids.add(Number(id))
     return ids.size === 0 ? { kind: 'none' } : { kind: 'selective', ids: [...ids] }
   }
@@ -143,8 +189,14 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
     kind: 'common',
     matches: (qb) => {
       void qb.where((w) => {
-        if (compiled !== null) void w.orWhere(fullText.rowMatches(db, ticketSearchIndex, compiled, 'tickets.id'))
-        if (owner !== null && ownerIds.length > 0) void w.orWhere(fullText.substringRowMatches(db, 'users', ownerSearchColumns, owner, 'tickets.user_id'))
+        if (viewer === null) {
+          if (compiled !== null) void w.orWhere(fullText.rowMatches(db, ticketSearchIndex, compiled, 'tickets.id'))
+        } else {
+          if (compiled !== null) void w.orWhere((own) => { void own.where('tickets.user_id', viewer).andWhere(fullText.rowMatches(db, ticketSearchIndex, compiled, 'tickets.id')) })
+          if (compiledPublic !== null) void w.orWhere((open) => { void open.where('tickets.private', false).andWhere(fullText.rowMatches(db, ticketPublicSearchIndex, compiledPublic, 'tickets.id')) })
+        }
+        if (owner !== null && ownerIds.length > 0) void w.orWhere(fullText.substringRowMatches(db, 'users', nameColumns, owner, 'tickets.user_id'))
+        if (viewerMatches) void w.orWhere('tickets.user_id', viewer)
         if (id !== undefined) void w.orWhere('tickets.id', Number(id))
       })
     }

@@ -103,6 +103,22 @@ export function createWebhookRepository (ctx: RepositoryContext): WebhookReposit
       const row = await db('webhook_deliveries').select('body').where('id', deliveryId).first() as { body: string | null } | undefined
       return row?.body ?? null
     },
+    async deliveryWork (id) {
+      const row = await db('webhook_deliveries as d').join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+        .select([
+          ...deliveryColumns.map((c) => `d.${c}`), 'd.body as delivery_body',
+          ...endpointColumns.map((c) => `e.${c} as e_${c}`), 'e.secret', 'e.previous_secret', 'e.previous_secret_expires_at'
+        ])
+        .where('d.id', id).first() as Row | undefined
+      if (row === undefined) return null
+      const endpointRow = Object.fromEntries(endpointColumns.map((c) => [c, row[`e_${c}`]]))
+      return {
+        delivery: deliveryFromRow(row),
+        endpoint: endpointFromRow(endpointRow),
+        secrets: { current: String(row.secret), previous: (row.previous_secret as string | null) ?? null, previous_expires_at: (row.previous_secret_expires_at as string | null) ?? null },
+        body: (row.delivery_body as string | null) ?? null
+      }
+    },
     async updateDelivery (id, patch) {
       await db('webhook_deliveries').where('id', id).update({ ...patch, updated_at: now(ctx) })
     },

@@ -32,7 +32,7 @@ export const WebhookUpdate = Type.Partial(WebhookCreate, { description: 'Absent 
 
 export const RotateSecretBody = Type.Object({
   overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604800, description: 'How long the old secret keeps signing too. Default 86400.' }))
-})
+}, { examples: [{ overlap_seconds: 3600 }] })
 
 export const WebhookDelivery = Type.Object({
   id: Type.Integer(),
@@ -58,7 +58,7 @@ export const DeliveryParams = Type.Object({
   delivery_id: Type.Integer({ minimum: 1 })
 })
 
-export const RedeliverEventBody = Type.Object({ event_id: Type.Integer({ minimum: 1, description: 'An event-log id (a payload\'s `id`).' }) })
+export const RedeliverEventBody = Type.Object({ event_id: Type.Integer({ minimum: 1, description: 'An event-log id (a payload\'s `id`).' }) }, { examples: [{ event_id: 1842 }] })
 
 export function presentWebhook (endpoint: WebhookEndpoint): Static<typeof Webhook> {
   return {

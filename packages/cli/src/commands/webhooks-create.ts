@@ -1,0 +1,42 @@
+import { Command } from 'commander'
+import { checkWebhookTarget, WebhookTargetError } from '@helpdesk/fastify'
+import { databaseUrl, CliError } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
+import type { CliIo } from '../io.js'
+import { withHelpdesk } from '../open-store.js'
+
+export interface WebhooksCreateOptions {
+  database?: string, config?: string, url: string, events?: string, description?: string, allowPrivateTargets?: boolean, json?: boolean
+}
+
+/** Creates an endpoint and prints its secret (shown this once). */
+export async function createWebhook (options: WebhooksCreateOptions, io: CliIo): Promise<{ id: number, secret: string }> {
+  try {
+    await checkWebhookTarget(options.url, options.allowPrivateTargets === true)
+  } catch (error) {
+    if (error instanceof WebhookTargetError) throw new CliError(`url: ${error.message} (--allow-private-targets allows it)`)
+    if (error instanceof TypeError) throw new CliError(`url: "${options.url}" is not a URL`)
+    throw error
+  }
+  const events = (options.events ?? '*').split(',').map((e) => e.trim()).filter((e) => e !== '')
+  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+    const { endpoint, secret } = await helpdesk.webhooks.create(null, { url: options.url, events, description: options.description ?? null })
+    if (options.json === true) io.out(JSON.stringify({ ...endpoint, secret }))
+    else io.out(`Webhook ${endpoint.id} created for ${endpoint.url}.\nSigning secret (shown once): ${secret}`)
+    return { id: endpoint.id, secret }
+  })
+}
+
+export function webhooksCreateCommand (io: CliIo): Command {
+  return new Command('webhooks:create')
+    .description('Create a webhook endpoint; prints its signing secret once')
+    .requiredOption('--url <url>', 'where deliveries are POSTed (http or https)')
+    .option('--events <list>', 'comma-separated event types, or * for all', '*')
+    .option('--description <text>', 'a label for administrators')
+    .option('--allow-private-targets', 'accept a loopback or private address (the server must allow them too)')
+    .addOption(databaseOption())
+    .addOption(configOption())
+    .option('--json', 'print the endpoint with its secret as JSON')
+    .addHelpText('after', '\nExamples:\n  helpdesk webhooks:create --url https://crm.example.com/hooks/helpdesk --events Tickets.TicketCreated,Tickets.CommentAdded\n  helpdesk webhooks:create --url https://example.com/all --json')
+    .action(async (options: WebhooksCreateOptions) => { await createWebhook(options, io) })
+}

@@ -1,0 +1,26 @@
+import { Command } from 'commander'
+import { databaseUrl, CliError } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
+import type { CliIo } from '../io.js'
+import { withHelpdesk } from '../open-store.js'
+
+export interface WebhooksDeleteOptions { database?: string, config?: string, json?: boolean }
+
+export async function deleteWebhook (id: string, options: WebhooksDeleteOptions, io: CliIo): Promise<void> {
+  if (!/^\d+$/.test(id)) throw new CliError(`the webhook id must be a number, got "${id}"`)
+  await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+    await helpdesk.webhooks.delete(null, Number(id))
+    io.out(options.json === true ? JSON.stringify({ id: Number(id), deleted: true }) : `Webhook ${id} deleted.`)
+  })
+}
+
+export function webhooksDeleteCommand (io: CliIo): Command {
+  return new Command('webhooks:delete')
+    .description('Delete a webhook endpoint with its deliveries')
+    .argument('<id>', 'the endpoint id (from `helpdesk webhooks:list`)')
+    .addOption(databaseOption())
+    .addOption(configOption())
+    .option('--json', 'print {"id", "deleted"}')
+    .addHelpText('after', '\nExample:\n  helpdesk webhooks:delete 3')
+    .action(async (id: string, options: WebhooksDeleteOptions) => { await deleteWebhook(id, options, io) })
+}

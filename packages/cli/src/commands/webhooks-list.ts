@@ -1,0 +1,28 @@
+import { Command } from 'commander'
+import type { WebhookEndpoint } from '@helpdesk/core'
+import { databaseUrl } from '../config.js'
+import { configOption, databaseOption } from '../command-options.js'
+import type { CliIo } from '../io.js'
+import { withHelpdesk } from '../open-store.js'
+
+export interface WebhooksListOptions { database?: string, config?: string, json?: boolean }
+
+export async function listWebhooks (options: WebhooksListOptions, io: CliIo): Promise<WebhookEndpoint[]> {
+  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+    const endpoints = await helpdesk.context.store.webhooks.list()
+    if (options.json === true) io.out(JSON.stringify(endpoints))
+    else if (endpoints.length === 0) io.out('No webhook endpoints.')
+    else for (const e of endpoints) io.out(`${e.id}\t${e.active ? 'active' : 'off'}\t${e.url}\t${e.events.join(',')}${e.description !== null ? `\t${e.description}` : ''}`)
+    return endpoints
+  })
+}
+
+export function webhooksListCommand (io: CliIo): Command {
+  return new Command('webhooks:list')
+    .description('List webhook endpoints')
+    .addOption(databaseOption())
+    .addOption(configOption())
+    .option('--json', 'print the endpoints as one JSON array')
+    .addHelpText('after', '\nExamples:\n  helpdesk webhooks:list\n  helpdesk webhooks:list --json')
+    .action(async (options: WebhooksListOptions) => { await listWebhooks(options, io) })
+}
