@@ -22,6 +22,26 @@ export interface UploadQuotaFileOptions {
   maxFiles?: number
 }
 
+/** `mail` in a config file: the plugin's `mail` option plus the SMTP listener's port (docs/mail.md). */
+export interface MailFileOptions {
+  smtpUrl?: string
+  from?: string
+  replyTo?: string
+  /** Inbound address -> category id. */
+  inbound?: Record<string, number>
+  publicUrl?: string
+  templatesDir?: string
+  inboundSecret?: string
+  maxAttachmentBytes?: number
+  rateLimitPerHour?: number
+  /** `helpdesk serve` listens for SMTP on this port. */
+  smtpPort?: number
+  /** `helpdesk serve` polls this mailbox: `imaps://user:pass@host:993/INBOX`. */
+  imapUrl?: string
+  /** Stored mail is moved to this mailbox (otherwise flagged \Seen). */
+  imapMoveTo?: string
+}
+
 /**
  * What `helpdesk.config.json` (or `helpdesk.config.ts`, default export) may
  * hold. Every key is optional; the plugin's options keep the plugin's names.
@@ -48,6 +68,8 @@ export interface HelpdeskConfigFile {
   logLevel?: LogLevel
   /** Serve the web console and the knowledge-base pages at `/` (`helpdesk serve`). */
   web?: boolean
+  /** Mail both ways: see `MailFileOptions`. */
+  mail?: MailFileOptions
 }
 
 /** Checks one value; returns what it must be, or null when it is fine. */
@@ -102,6 +124,37 @@ const isUploadQuota: Check = (value) => {
   return null
 }
 
+const isInbound: Check = (value) => typeof value === 'object' && value !== null && !Array.isArray(value) &&
+  Object.entries(value).every(([address, category]) => /^[^\s@]+@[^\s@]+$/.test(address) && Number.isInteger(category) && (category as number) > 0)
+  ? null
+  : 'an object mapping addresses to category ids, like {"support@example.com": 1}'
+
+const mailKeys: Record<keyof MailFileOptions, Check> = {
+  smtpUrl: (value) => typeof value === 'string' && /^smtps?:\/\//.test(value) ? null : 'an smtp:// or smtps:// URL',
+  from: isString,
+  replyTo: isString,
+  inbound: isInbound,
+  publicUrl: (value) => typeof value === 'string' && /^https?:\/\//.test(value) ? null : 'an http:// or https:// URL',
+  templatesDir: isString,
+  inboundSecret: isString,
+  maxAttachmentBytes: isInteger(0, 2 ** 31),
+  rateLimitPerHour: isInteger(1, 1_000_000),
+  smtpPort: isInteger(0, 65535),
+  imapUrl: (value) => typeof value === 'string' && /^imaps?:\/\//.test(value) ? null : 'an imap:// or imaps:// URL',
+  imapMoveTo: isString
+}
+
+const isMail: Check = (value) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `an object with ${Object.keys(mailKeys).join(', ')}`
+  for (const [key, inner] of Object.entries(value)) {
+    const check = mailKeys[key as keyof MailFileOptions]
+    if (check === undefined) return `an object with only ${Object.keys(mailKeys).join(', ')} (not "${key}")`
+    const wanted = check(inner)
+    if (wanted !== null) return `an object whose "${key}" is ${wanted}`
+  }
+  return null
+}
+
 const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   database: isString,
   host: isString,
@@ -114,7 +167,8 @@ const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   uploadQuota: isUploadQuota,
   trustProxy: isBoolean,
   logLevel: isLogLevel,
-  web: isBoolean
+  web: isBoolean,
+  mail: isMail
 }
 
 /** The keys a config file may hold, for docs and error messages. */

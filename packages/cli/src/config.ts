@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from '@helpdesk/core'
-import type { HelpdeskPluginOptions, RateLimitOptions } from '@helpdesk/fastify'
+import type { HelpdeskMailOptions, HelpdeskPluginOptions, RateLimitOptions } from '@helpdesk/fastify'
 import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
 
 export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file.js'
@@ -11,6 +11,8 @@ export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginOptions, 'pref
   uploadQuota: UploadQuota
   /** HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS: webhook deliveries to loopback and private addresses. */
   webhooks?: { allowPrivateTargets: boolean }
+  /** Set when mail is configured (a sender, and an SMTP URL or inbound addresses). */
+  mail?: HelpdeskMailOptions
 }
 
 /**
@@ -34,6 +36,10 @@ export interface HelpdeskConfig {
   web: boolean
   /** The Fastify plugin's options: what `helpdesk serve` registers the plugin with. */
   plugin: ConfiguredPluginOptions
+  /** `helpdesk serve` listens for inbound mail over SMTP here (--smtp-port, HELPDESK_SMTP_PORT, `mail.smtpPort`); null: no listener. */
+  smtpPort: number | null
+  /** `helpdesk serve` polls this IMAP mailbox for inbound mail (HELPDESK_IMAP_URL, `mail.imapUrl`); null: no poller. */
+  imap: { url: string, moveTo?: string } | null
   /** Where the settings came from, for `helpdesk doctor`. */
   configFile: string | null
 }
@@ -55,6 +61,7 @@ export interface ConfigFlags {
   /** `--no-web` sets this to false. */
   web?: boolean | undefined
   config?: string | undefined
+  smtpPort?: string | undefined
 }
 
 function integer (name: string, value: string | number, min: number, max: number): number {
@@ -110,6 +117,52 @@ function rateLimitOf (flags: ConfigFlags, env: NodeJS.ProcessEnv, file: Helpdesk
   }
 }
 
+/** `support@example.com=1,sales@example.com=2` (HELPDESK_MAIL_INBOUND). */
+function inboundOf (value: string): Record<string, number> {
+  const map: Record<string, number> = {}
+  for (const pair of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const match = /^([^\s@=]+@[^\s@=]+)=(\d+)$/.exec(pair)
+    if (match?.[1] === undefined || match[2] === undefined) throw new CliError(`HELPDESK_MAIL_INBOUND must look like support@example.com=1,sales@example.com=2, got "${pair}"`)
+    map[match[1].toLowerCase()] = Number(match[2])
+  }
+  return map
+}
+
+/** The environment over the file's `mail`; undefined when neither sets a sender. */
+function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string): HelpdeskMailOptions | undefined {
+  const { smtpPort: _port, imapUrl: _imap, imapMoveTo: _moveTo, ...fromFile } = file.mail ?? {}
+  const smtpUrl = env.HELPDESK_SMTP_URL ?? fromFile.smtpUrl
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) throw new CliError('HELPDESK_SMTP_URL must be an smtp:// or smtps:// URL')
+  const from = env.HELPDESK_MAIL_FROM ?? fromFile.from
+  const inbound = env.HELPDESK_MAIL_INBOUND !== undefined ? inboundOf(env.HELPDESK_MAIL_INBOUND) : fromFile.inbound
+  if (from === undefined) {
+    if (smtpUrl !== undefined || inbound !== undefined) throw new CliError('mail needs a sender: set HELPDESK_MAIL_FROM (or mail.from in the config file)')
+    return undefined
+  }
+  const replyTo = env.HELPDESK_MAIL_REPLY_TO ?? fromFile.replyTo
+  const publicUrl = env.HELPDESK_PUBLIC_URL ?? fromFile.publicUrl
+  const templatesDir = env.HELPDESK_MAIL_TEMPLATES ?? fromFile.templatesDir
+  const inboundSecret = env.HELPDESK_MAIL_INBOUND_SECRET ?? fromFile.inboundSecret
+  return {
+    ...fromFile,
+    from,
+    ...(smtpUrl !== undefined ? { smtpUrl } : {}),
+    ...(inbound !== undefined ? { inbound } : {}),
+    ...(replyTo !== undefined ? { replyTo } : {}),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(templatesDir !== undefined ? { templatesDir: resolve(cwd, templatesDir) } : {}),
+    ...(inboundSecret !== undefined ? { inboundSecret } : {})
+  }
+}
+
+function imapOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): HelpdeskConfig['imap'] {
+  const url = env.HELPDESK_IMAP_URL ?? file.mail?.imapUrl
+  if (url === undefined) return null
+  if (!/^imaps?:\/\//.test(url)) throw new CliError('HELPDESK_IMAP_URL must be an imap:// or imaps:// URL')
+  const moveTo = env.HELPDESK_IMAP_MOVE_TO ?? file.mail?.imapMoveTo
+  return { url, ...(moveTo !== undefined ? { moveTo } : {}) }
+}
+
 function logLevelOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): LogLevel {
   if (env.HELPDESK_QUIET !== undefined && bool('HELPDESK_QUIET', env.HELPDESK_QUIET)) return 'silent'
   return env.LOG_LEVEL !== undefined ? checked('LOG_LEVEL', env.LOG_LEVEL, isLogLevel) as LogLevel : file.logLevel ?? 'info'
@@ -119,6 +172,9 @@ function logLevelOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): LogLevel
 export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): HelpdeskConfig {
   const { file, config } = readConfigFile(flags.config ?? env.HELPDESK_CONFIG, cwd)
   const portName = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'port'
+  const smtpPortName = flags.smtpPort !== undefined ? '--smtp-port' : env.HELPDESK_SMTP_PORT !== undefined ? 'HELPDESK_SMTP_PORT' : 'mail.smtpPort'
+  const smtpPort = flags.smtpPort ?? env.HELPDESK_SMTP_PORT ?? config.mail?.smtpPort
+  const mail = mailOf(env, config, cwd)
   const prefixName = flags.prefix !== undefined ? '--prefix' : env.HELPDESK_PREFIX !== undefined ? 'HELPDESK_PREFIX' : 'prefix'
   return {
     databaseUrl: checkDatabaseUrl(flags.database ?? env.HELPDESK_DATABASE_URL ?? config.database ?? DEFAULT_DATABASE_URL),
@@ -135,8 +191,11 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       uploadQuota: uploadQuotaOf(env, config),
       ...(env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS !== undefined
         ? { webhooks: { allowPrivateTargets: bool('HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS', env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS) } }
-        : {})
+        : {}),
+      ...(mail !== undefined ? { mail } : {})
     },
+    smtpPort: smtpPort !== undefined ? integer(smtpPortName, smtpPort, 0, 65535) : null,
+    imap: imapOf(env, config),
     configFile: file
   }
 }

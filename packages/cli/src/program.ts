@@ -3,6 +3,7 @@ import { describeError } from './describe-error.js'
 import { processIo, type CliIo } from './io.js'
 import { doctorCommand } from './commands/doctor.js'
 import { importCommand } from './commands/import.js'
+import { mailTestCommand } from './commands/mail-test.js'
 import { migrateCommand } from './commands/migrate.js'
 import { seedCommand } from './commands/seed.js'
 import { serveCommand } from './commands/serve.js'
@@ -17,7 +18,7 @@ import { webhooksRotateCommand } from './commands/webhooks-rotate.js'
 
 /** Every command, one file each. */
 const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand,
-  jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand]
+  jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand, mailTestCommand]
 
 export function buildProgram (io: CliIo = processIo): Command {
   const output = { writeOut: (s: string) => { io.out(s.replace(/\n$/, '')) }, writeErr: (s: string) => { io.err(s.replace(/\n$/, '')) } }

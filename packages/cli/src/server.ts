@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { createHelpdesk, createLocalFileStorage, type Helpdesk, type Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import helpdeskPlugin, { frameworkErrors, openapiOptions, type HelpdeskPluginOptions } from '@helpdesk/fastify'
+import helpdeskPlugin, { frameworkErrors, helpdeskMailSettings, openapiOptions, type HelpdeskPluginOptions } from '@helpdesk/fastify'
 import helpdeskWeb from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
@@ -10,12 +10,13 @@ import { trackRequestsInFlight } from './graceful-shutdown.js'
 /** Where `helpdesk serve` shows Swagger UI (and `/docs/json`, the OpenAPI document). */
 export const DOCS_PATH = '/docs'
 
-/** The services the server runs, built from the configuration: registration, and where uploaded files live. */
+/** The services the server runs, built from the configuration: registration, where uploaded files live, mail. */
 export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
   return createHelpdesk({
     store,
     registration: config.plugin.registration,
-    fileStorage: createLocalFileStorage(config.plugin.storageDir)
+    fileStorage: createLocalFileStorage(config.plugin.storageDir),
+    ...(config.plugin.mail !== undefined ? { mail: helpdeskMailSettings(config.plugin.mail) } : {})
   })
 }
 

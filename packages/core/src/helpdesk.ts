@@ -17,6 +17,9 @@ import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
 import { recordEventLog } from './event-log/event-log.js'
 import { JobRunner } from './jobs/job-runner.js'
+import { createMailRecorder, MAIL_SEND_JOB } from './mail/mail-recorder.js'
+import { MailService } from './mail/mail-service.js'
+import type { MailSettings, MailTransport } from './mail/mail.js'
 import { registerCoreJobs } from './jobs/core-jobs.js'
 import { recordWebhookDeliveries } from './webhooks/webhook-recorder.js'
 import { WebhookService } from './webhooks/webhook-service.js'
@@ -39,6 +42,11 @@ export interface HelpdeskOptions {
   fileStorage?: FileStorage
   /** Caching of bearer-token lookups (revocations always apply at once). Default: 10 s, 10,000 tokens. */
   tokenCache?: TokenCacheOptions
+  /**
+   * Mail both ways. With a `transport`, events queue mails (`mail.send` jobs,
+   * sent by `jobs` once started); without one, only inbound mail is handled.
+   */
+  mail?: MailSettings & { transport?: MailTransport | undefined }
 }
 
 /** The whole domain: every use case, built on one store. HTTP and CLI both call these. */
@@ -62,6 +70,8 @@ export interface Helpdesk {
   readonly jobs: JobRunner
   /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
   readonly webhooks: WebhookService
+  /** Mail both ways (see HelpdeskOptions `mail`) and its records. */
+  readonly mail: MailService
 }
 
 export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
@@ -78,6 +88,16 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordEventLog)
   context.events.record(recordNotifications)
   context.events.record(recordWebhookDeliveries)
+  const tickets = new TicketService(context)
+  const comments = new CommentService(context)
+  const attachments = new AttachmentService(context)
+  const jobs = new JobRunner(context.store, context.clock)
+  const mail = new MailService(context, options.mail ?? null, options.mail?.transport, { tickets, comments, attachments })
+  const outbound = mail.outbound
+  if (outbound !== null && options.mail !== undefined) {
+    context.events.record(createMailRecorder(options.mail))
+    jobs.register(MAIL_SEND_JOB, async (job) => { await outbound.send(Number(job.payload.mail_message_id)) }, { concurrency: 4 })
+  }
   const helpdesk: Helpdesk = {
     context,
     events: context.events,
@@ -91,11 +111,12 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     articles: new ArticleService(context),
     notifications: new NotificationService(context),
     imports: new ImportService(context),
-    tickets: new TicketService(context),
-    comments: new CommentService(context),
-    attachments: new AttachmentService(context),
-    jobs: new JobRunner(context.store, context.clock),
-    webhooks: new WebhookService(context)
+    tickets,
+    comments,
+    attachments,
+    jobs,
+    webhooks: new WebhookService(context),
+    mail
   }
   registerCoreJobs(helpdesk)
   return helpdesk

@@ -7,6 +7,7 @@ import type { ListQuery, Page } from './list/list-query.js'
 import type { ImportRepository } from './imports/import-store.js'
 import type { EventLogRepository } from './event-log/event-log.js'
 import type { JobRepository } from './jobs/job.js'
+import type { MailRepository } from './mail/mail-store.js'
 import type { WebhookRepository } from './webhooks/webhook-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { EventNotifier } from './stream/event-notifier.js'
@@ -49,6 +50,8 @@ export interface Store {
   readonly eventLog: EventLogRepository
   /** Background jobs, enqueued in the transaction of the change that asks for them. */
   readonly jobs: JobRepository
+  /** Mail threads, sent and received mail, participants and opt-outs. */
+  readonly mail: MailRepository
   /** Webhook endpoints and their deliveries. */
   readonly webhooks: WebhookRepository
   /** Announces committed event-log ids to every instance (the live event stream's signal). */

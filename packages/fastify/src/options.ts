@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
-import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MarketplaceVerifier, PasswordHasher, Store, UploadQuota, User } from '@helpdesk/core'
+import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, Store, UploadQuota, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
 export type AuthenticateResult = User | { id: number } | { email: string } | null | undefined
@@ -27,6 +27,16 @@ export interface EventStreamPluginOptions {
   maxConnectionsPerUser?: number
   /** Milliseconds between heartbeat comments on an idle stream. Default 20,000. */
   heartbeatMs?: number
+}
+
+/** Mail both ways (docs/mail.md): core's `MailSettings` plus how to send and who may post raw mail. */
+export interface HelpdeskMailOptions extends MailSettings {
+  /** Where mail is sent: `smtp://user:pass@host:587` or `smtps://...`. Without it (or `transport`) no mail is sent. */
+  smtpUrl?: string
+  /** A transport of your own instead of `smtpUrl`. */
+  transport?: MailTransport
+  /** A secret that lets a mail provider's inbound-parse webhook `POST /mail/inbound` (header `X-Helpdesk-Inbound-Secret`). */
+  inboundSecret?: string
 }
 
 /** Options of the Fastify plugin. */
@@ -90,4 +100,11 @@ export interface HelpdeskPluginOptions {
   workers?: boolean | { pollMs?: number }
   /** Webhook delivery (docs/webhooks.md): SSRF guard, timeout, retries, when endpoints are switched off. */
   webhooks?: WebhookDeliveryOptions
+  /**
+   * Mail: notifications sent by SMTP (queued as `mail.send` jobs, sent by the
+   * job runner: start it with `helpdesk.jobs.start()` or the CLI's `serve`)
+   * and tickets from mail (`POST /mail/inbound`). When `helpdesk` is given,
+   * pass the settings to `createHelpdesk` (`mail`) and keep `inboundSecret` here.
+   */
+  mail?: HelpdeskMailOptions
 }

@@ -50,7 +50,8 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
     store,
     hasher: testHasher,
     fileStorage: options.fileStorage ?? createLocalFileStorage(storageDir),
-    ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {})
+    ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {}),
+    ...(options.mail !== undefined ? { mail: options.mail } : {})
   })
   const app = Fastify({ logger: false, frameworkErrors })
   const routes: string[] = []

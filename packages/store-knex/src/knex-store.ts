@@ -21,6 +21,7 @@ import { createCommentRepository } from './repositories/comment-repository.js'
 import { createTicketRepository } from './repositories/ticket-repository.js'
 import { createEventLogRepository } from './repositories/event-log-repository.js'
 import { createJobRepository } from './repositories/job-repository.js'
+import { createMailRepository } from './repositories/mail-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { createInProcessNotifier } from './notifiers/in-process-notifier.js'
@@ -75,6 +76,7 @@ export class KnexStore implements Store {
   readonly imports
   readonly eventLog
   readonly jobs
+  readonly mail
   readonly webhooks
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
@@ -112,6 +114,7 @@ export class KnexStore implements Store {
       signal: jobSignal,
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
     }), dialect, new Set(['onEnqueued']))
+    this.mail = translated(createMailRepository(ctx), dialect)
     this.webhooks = translated(createWebhookRepository(ctx), dialect)
   }
 

@@ -6,6 +6,7 @@ import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import { openStore } from '../open-store.js'
 import { closeGracefully, shutdownGraceMs } from '../graceful-shutdown.js'
+import { startImapPoller, startSmtpListener, type ImapPoller, type SmtpListener } from '@helpdesk/mail'
 import { buildServer, DOCS_PATH, helpdeskFor } from '../server.js'
 
 export type ServeOptions = ConfigFlags & { json?: boolean, workers?: boolean }
@@ -18,6 +19,8 @@ export interface ServeSummary {
   docs: string
   database: string
   migrations: string[]
+  /** `host:port` of the SMTP listener for inbound mail, or null without `--smtp-port`. */
+  smtp: string | null
   /** Set when the database had no administrator and one was created. */
   firstAdmin: { email: string, password: string } | null
 }
@@ -31,19 +34,42 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   let app: Awaited<ReturnType<typeof buildServer>>
   let firstAdmin: ServeSummary['firstAdmin']
   let address: string
+  let listener: SmtpListener | null = null
+  let poller: ImapPoller | null = null
   try {
     applied = await store.migrate()
     const helpdesk = helpdeskFor(config, store)
     firstAdmin = await bootstrapAdmin(helpdesk)
     app = await buildServer(config, helpdesk, { workers: options.workers !== false })
     address = await app.listen({ host: config.host, port: config.port })
+    if (config.smtpPort !== null) {
+      listener = await startSmtpListener({
+        inbound: helpdesk.mail.inbound,
+        port: config.smtpPort,
+        host: config.host,
+        onError: (error) => { app.log.error({ err: error }, 'inbound mail') }
+      }).catch(async (error: unknown) => { await app.close(); throw error })
+    }
+    if (config.imap !== null) {
+      poller = await startImapPoller({
+        inbound: helpdesk.mail.inbound,
+        url: config.imap.url,
+        moveTo: config.imap.moveTo,
+        onError: (error) => { app.log.error({ err: error }, 'inbound mail (IMAP)') }
+      }).catch(async (error: unknown) => {
+        await listener?.close()
+        await app.close()
+        throw error
+      })
+    }
   } catch (error) {
     await store.close()
     throw error
   }
   const url = `${address}${config.plugin.prefix}`
   const consoleUrl = config.web ? `${address}/` : null
-  const summary: ServeSummary = { url, console: consoleUrl, docs: `${address}${DOCS_PATH}`, database: redact(config.databaseUrl), migrations: applied, firstAdmin }
+  const smtp = listener !== null ? `${config.host}:${listener.port}` : null
+  const summary: ServeSummary = { url, console: consoleUrl, docs: `${address}${DOCS_PATH}`, database: redact(config.databaseUrl), migrations: applied, smtp, firstAdmin }
   if (options.json === true) {
     io.out(JSON.stringify(summary))
   } else {
@@ -51,6 +77,8 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     if (consoleUrl !== null) io.out(`Help desk console: open ${consoleUrl} in your browser (public knowledge base: ${address}/kb)`)
     io.out(`Help desk API listening on ${url} (database ${summary.database})`)
     io.out(`API documentation (Swagger UI): ${summary.docs}`)
+    if (smtp !== null) io.out(`Receiving mail over SMTP on ${smtp}`)
+    if (poller !== null) io.out('Polling the configured IMAP mailbox for mail')
     if (firstAdmin !== null) {
       io.out(`Created the first administrator: ${firstAdmin.email} / ${firstAdmin.password} (log in with it; change the password afterwards)`)
     } else {
@@ -63,7 +91,12 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
 
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
-    closing ??= closeGracefully(app, store, io, graceMs)
+    closing ??= (async () => {
+      // New mail stops first; a sender whose message was cut off retries it.
+      await listener?.close()
+      await poller?.close()
+      await closeGracefully(app, store, io, graceMs)
+    })()
     await closing
   }
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -95,9 +128,10 @@ export function serveCommand (io: CliIo): Command {
     .option('--prefix <path>', 'where the API is mounted (env HELPDESK_PREFIX; default /api/v1)')
     .option('--no-rate-limit', 'switch rate limiting off (or HELPDESK_RATE_LIMIT=0)')
     .option('--no-web', 'serve the API only: no web console or knowledge-base pages at / (or HELPDESK_WEB=0)')
+    .option('--smtp-port <port>', 'also receive mail over SMTP on this port (env HELPDESK_SMTP_PORT; see docs/mail.md)')
     .option('--no-workers', 'run no background jobs here (another process sharing the database runs them)')
     .addOption(configOption())
-    .option('--json', 'print one JSON line {url, console, docs, database, migrations, firstAdmin} instead of text')
+    .option('--json', 'print one JSON line {url, console, docs, database, migrations, smtp, firstAdmin} instead of text')
     .addHelpText('after', [
       '',
       'Examples:',

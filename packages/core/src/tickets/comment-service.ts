@@ -61,6 +61,20 @@ export class CommentService {
         ? 'Only the owner of a ticket and staff may comment on it.'
         : 'Customers may only add replies.')
     }
+    return await this.write(actor, ticket, input)
+  }
+
+  /**
+   * A reply that arrived by mail from `author`: the inbound mail service has
+   * established that the author belongs to the ticket (its owner, staff, or a
+   * participant Cc'd in on the thread), so the commenting rule is not asked.
+   */
+  async createFromMail (author: Actor, ticket: Ticket, input: Omit<CommentInput, 'type'>): Promise<Comment> {
+    return await this.write(author, ticket, { ...input, type: CommentType.Reply })
+  }
+
+  private async write (actor: Actor, ticket: Ticket, input: CommentInput): Promise<Comment> {
+    const { store } = this.ctx
     const errors: FieldErrors = {}
     const body = checkedBody(errors, input.body)
     if (input.type !== CommentType.Reply && input.type !== CommentType.Note) errors.type = ['The type must be 1 (Reply) or 2 (Note).']

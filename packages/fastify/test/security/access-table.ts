@@ -173,6 +173,21 @@ export const accessTable: AccessRow[] = [
     return { url: '/imports', payload: body.payload, headers: body.headers }
   }),
 
+  // Mail: the records are for administrators; raw mail is posted by administrators or a caller with the inbound secret
+  // (not configured here); unsubscribing needs the token of a mail, so an unknown one is missing for everyone.
+  row('GET /mail/messages', 'all', ADMIN_ONLY, () => ({ url: '/mail/messages' })),
+  row('GET /mail/inbound', 'all', ADMIN_ONLY, () => ({ url: '/mail/inbound' })),
+  row('GET /mail/inbound/:id/raw', 'all', ADMIN_ONLY, async ({ w }) => {
+    const id = await w.h.store.mail.createInbound({
+      dedupe_key: w.fresh.email(), message_id: null, sender: 'x@example.com', recipient: null, subject: 'Matrix', raw: Buffer.from('Subject: Matrix\r\n\r\nx\r\n')
+    })
+    return { url: `/mail/inbound/${id}/raw` }
+  }),
+  row('POST /mail/inbound', 'all', [401, 403, 403, 403, 403, 200], () => ({
+    url: '/mail/inbound', headers: { 'content-type': 'message/rfc822' }, payload: 'From: x@example.com\r\nTo: y@example.com\r\nSubject: Matrix\r\n\r\nHello.\r\n'
+  })),
+  row('POST /mail/unsubscribe/:token', 'all', [404, 404, 404, 404, 404, 404], () => ({ url: `/mail/unsubscribe/${'0'.repeat(40)}` })),
+
   // Custom fields: administrators only.
   row('GET /fields', 'all', ADMIN_ONLY, () => ({ url: '/fields' })),
   row('GET /fields/:id', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/fields/${w.field}` })),

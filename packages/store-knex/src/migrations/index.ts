@@ -11,6 +11,7 @@ import * as searchVisibility from './0009-search-visibility.js'
 import * as uploadQuota from './0010-upload-quota.js'
 import * as eventsAndJobs from './0011-events-and-jobs.js'
 import * as webhooks from './0012-webhooks.js'
+import * as mail from './0014-mail.js'
 import * as notificationEventIds from './0015-notification-event-ids.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
@@ -32,6 +33,7 @@ export const migrations: Migration[] = [
   { name: '0010-upload-quota', ...uploadQuota },
   { name: '0011-events-and-jobs', ...eventsAndJobs },
   { name: '0012-webhooks', ...webhooks },
+  { name: '0014-mail', ...mail },
   { name: '0015-notification-event-ids', ...notificationEventIds }
 ]
 

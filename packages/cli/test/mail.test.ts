@@ -1,0 +1,111 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import nodemailer from 'nodemailer'
+import { SMTPServer } from 'smtp-server'
+import { createKnexStore, createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { loadConfig } from '../src/config.js'
+import { mailTest } from '../src/commands/mail-test.js'
+import { serve } from '../src/commands/serve.js'
+import type { CliIo } from '../src/io.js'
+
+function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
+  const stdout: string[] = []
+  const stderr: string[] = []
+  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
+}
+
+/** A real SMTP server on a free port that answers with a recognisable queue id, or refuses. */
+async function smtpServer (t: import('node:test').TestContext, refuse = false): Promise<{ port: number, received: string[] }> {
+  const received: string[] = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo (_address, _session, callback) {
+      if (!refuse) { callback(); return }
+      const error = new Error('Relay access denied') as Error & { responseCode: number }
+      error.responseCode = 554
+      callback(error)
+    },
+    onData (stream, _session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (c: Buffer) => chunks.push(c))
+      stream.on('end', () => { received.push(Buffer.concat(chunks).toString()); callback(null, 'Ok: queued as TESTQUEUE42') })
+    }
+  })
+  await new Promise<void>((resolve) => { server.listen(0, '127.0.0.1', resolve) })
+  t.after(async () => { await new Promise<void>((resolve) => { server.close(() => { resolve() }) }) })
+  const address = server.server.address()
+  return { port: typeof address === 'object' && address !== null ? address.port : 0, received }
+}
+
+const dialect = testDialects()[0] ?? 'sqlite'
+
+describe('mail on the command line', () => {
+  it('reads mail settings from the environment over the config file, and needs a sender', () => {
+    const config = loadConfig({}, {
+      HELPDESK_SMTP_URL: 'smtp://127.0.0.1:2525',
+      HELPDESK_MAIL_FROM: 'Support <support@example.com>',
+      HELPDESK_MAIL_INBOUND: 'support@example.com=1, Sales@Example.com=2',
+      HELPDESK_MAIL_INBOUND_SECRET: 'hook',
+      HELPDESK_SMTP_PORT: '2526',
+      HELPDESK_IMAP_URL: 'imaps://u:p@imap.example.com/INBOX'
+    }, '/nonexistent')
+    assert.deepEqual(config.plugin.mail, {
+      from: 'Support <support@example.com>', smtpUrl: 'smtp://127.0.0.1:2525', inbound: { 'support@example.com': 1, 'sales@example.com': 2 }, inboundSecret: 'hook'
+    })
+    assert.equal(config.smtpPort, 2526)
+    assert.deepEqual(config.imap, { url: 'imaps://u:p@imap.example.com/INBOX' })
+    assert.equal(loadConfig({}, {}, '/nonexistent').plugin.mail, undefined)
+    assert.throws(() => loadConfig({}, { HELPDESK_SMTP_URL: 'smtp://127.0.0.1:2525' }, '/nonexistent'), /HELPDESK_MAIL_FROM/)
+    assert.throws(() => loadConfig({}, { HELPDESK_MAIL_FROM: 'a@b.c', HELPDESK_MAIL_INBOUND: 'nonsense' }, '/nonexistent'), /HELPDESK_MAIL_INBOUND/)
+  })
+
+  it('mail:test sends through the SMTP server and reports its answer, or its refusal', async (t) => {
+    const server = await smtpServer(t)
+    const env = { HELPDESK_SMTP_URL: `smtp://127.0.0.1:${server.port}`, HELPDESK_MAIL_FROM: 'Support <support@example.com>' }
+    const io = captureIo()
+    const result = await mailTest({ to: 'me@example.com' }, io, env)
+    assert.match(result.response, /TESTQUEUE42/)
+    assert.match(io.stdout[0] ?? '', /Sent to me@example\.com .*The server said: 250 Ok: queued as TESTQUEUE42/)
+    assert.match(server.received[0] ?? '', /Subject: Help desk test mail/)
+    assert.match(server.received[0] ?? '', /Auto-Submitted: auto-generated/)
+
+    const refusing = await smtpServer(t, true)
+    await assert.rejects(mailTest({ to: 'me@example.com' }, captureIo(), { ...env, HELPDESK_SMTP_URL: `smtp://user:pw@127.0.0.1:${refusing.port}` }), (error: Error) => {
+      assert.match(error.message, /did not take the mail: .*Relay access denied/)
+      assert.doesNotMatch(error.message, /pw@/)
+      return true
+    })
+    await assert.rejects(mailTest({ to: 'me@example.com' }, captureIo(), {}), /no SMTP server configured/)
+  })
+
+  it('serve --smtp-port receives mail into tickets', async (t) => {
+    const db = await createTestDatabase(dialect)
+    t.after(async () => { await db.drop() })
+    const saved = { ...process.env }
+    t.after(() => { process.env = saved })
+    Object.assign(process.env, { HELPDESK_QUIET: '1', HELPDESK_MAIL_FROM: 'support@desk.test', HELPDESK_MAIL_INBOUND: 'support@desk.test=1' })
+    // The category the inbound address maps to.
+    const store = createKnexStore({ url: db.url })
+    await store.migrate()
+    await store.categories.create({ name: 'Support', order: 1 } as never)
+    await store.close()
+
+    const io = captureIo()
+    const server = await serve({ database: db.url, port: '0', host: '127.0.0.1', smtpPort: '0', json: true }, io)
+    t.after(async () => { await server.close() })
+    assert.match(server.summary.smtp ?? '', /^127\.0\.0\.1:\d+$/)
+    const port = Number(server.summary.smtp?.split(':')[1])
+    const client = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true })
+    await client.sendMail({ from: 'kim@customers.test', to: 'support@desk.test', subject: 'Through serve', text: 'Hi.' })
+    await assert.rejects(client.sendMail({ from: 'kim@customers.test', to: 'nobody@desk.test', subject: 'x', text: 'x' }), /550/)
+    client.close()
+
+    const check = createKnexStore({ url: db.url })
+    t.after(async () => { await check.close() })
+    const inbound = await check.mail.list({ direction: 'in', limit: 10, offset: 0 })
+    assert.equal(inbound.items[0]?.status, 'processed')
+    assert.equal((await check.tickets.findById(inbound.items[0]?.ticket_id ?? 0))?.title, 'Through serve')
+  })
+})

@@ -1,0 +1,55 @@
+import type { ServiceContext } from '../context.js'
+import { NotFoundError } from '../errors.js'
+import type { AttachmentService } from '../tickets/attachment-service.js'
+import type { CommentService } from '../tickets/comment-service.js'
+import type { TicketService } from '../tickets/ticket-service.js'
+import { ensure } from '../users/user-policy.js'
+import { isAdmin, type Actor } from '../users/user.js'
+import { InboundMailService } from './inbound-mail-service.js'
+import { OutboundMailService } from './outbound-mail-service.js'
+import type { MailDirection, MailMessage, MailSettings, MailStatus, MailTransport } from './mail.js'
+
+/** Without settings no address is ours: received mail threads only by stored Message-IDs, or is kept as unprocessable. */
+const UNCONFIGURED: MailSettings = { from: 'helpdesk@localhost.invalid' }
+
+/**
+ * Mail as the doors see it: inbound processing, outbound sending, and the
+ * records for administrators. Always present; `settings` null until mail is
+ * configured (HelpdeskOptions `mail`).
+ */
+export class MailService {
+  readonly inbound: InboundMailService
+  /** Null without a transport (inbound only). */
+  readonly outbound: OutboundMailService | null
+
+  constructor (
+    private readonly ctx: ServiceContext,
+    readonly settings: MailSettings | null,
+    transport: MailTransport | undefined,
+    services: { tickets: TicketService, comments: CommentService, attachments: AttachmentService }
+  ) {
+    this.inbound = new InboundMailService(ctx, settings ?? UNCONFIGURED, services)
+    this.outbound = transport !== undefined && settings !== null ? new OutboundMailService(ctx, settings, transport) : null
+  }
+
+  /** Sent (`out`) or received (`in`) mail records, newest first: administrators. */
+  async list (actor: Actor, filter: { direction: MailDirection, status?: MailStatus | undefined, page: number, perPage: number }): Promise<{ items: MailMessage[], total: number }> {
+    ensure(isAdmin(actor), 'Only administrators may read the mail records.')
+    return await this.ctx.store.mail.list({ direction: filter.direction, status: filter.status, limit: filter.perPage, offset: (filter.page - 1) * filter.perPage })
+  }
+
+  /** The original of a received mail: administrators. */
+  async raw (actor: Actor, id: number): Promise<Buffer> {
+    ensure(isAdmin(actor), 'Only administrators may read the mail records.')
+    const raw = await this.ctx.store.mail.raw(id)
+    if (raw === null) throw new NotFoundError('Mail')
+    return raw
+  }
+
+  /** One-click unsubscribe (RFC 8058) from a mail's `List-Unsubscribe` link: its recipient gets no more ticket mail. */
+  async unsubscribe (token: string): Promise<void> {
+    const mail = /^[a-f0-9]{40}$/.test(token) ? await this.ctx.store.mail.findByUnsubscribeToken(token) : null
+    if (mail === null || mail.user_id === null) throw new NotFoundError('Mail')
+    await this.ctx.store.mail.optOut(mail.user_id)
+  }
+}

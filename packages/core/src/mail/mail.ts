@@ -1,0 +1,111 @@
+import type { Readable } from 'node:stream'
+import type { DateTimeString } from '../time.js'
+
+/** How the help desk sends and receives mail (HelpdeskOptions `mail`). */
+export interface MailSettings {
+  /** The sender of every mail, e.g. `Support <support@example.com>`. */
+  from: string
+  /**
+   * The address replies go to; each ticket gets its own unguessable variant
+   * (`support+<token>@example.com`), which is how a reply finds its ticket.
+   * Default: the address of `from`.
+   */
+  replyTo?: string | undefined
+  /** Inbound addresses and the category a new ticket sent to each gets: `{ 'support@example.com': 1 }`. */
+  inbound?: Record<string, number> | undefined
+  /** The API's public base URL (e.g. `https://help.example.com/api/v1`): links to large attachments and the unsubscribe link. */
+  publicUrl?: string | undefined
+  /** A directory of template files (`<kind>.txt`, `<kind>.html`) overriding the built-in ones. */
+  templatesDir?: string | undefined
+  /** Attachments larger than this (in total, bytes) are sent as links. Default 10 MiB. */
+  maxAttachmentBytes?: number | undefined
+  /** Inbound mails accepted per sender per hour; more are kept unprocessed. Default 60. */
+  rateLimitPerHour?: number | undefined
+}
+
+/** One mail ready for a transport. `headers` carries the threading and notification headers. */
+export interface OutgoingMail {
+  from: string
+  to: string
+  replyTo?: string | undefined
+  subject: string
+  text: string
+  html: string
+  messageId: string
+  inReplyTo?: string | undefined
+  references?: string[] | undefined
+  headers: Record<string, string>
+  attachments: Array<{ filename: string, contentType: string, content: Readable | Buffer }>
+}
+
+/** Sends one mail (SMTP through nodemailer in `@helpdesk/mail`); rejects when the server refuses it. */
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<{ response: string }>
+  close?(): void | Promise<void>
+}
+
+export interface MailAddress { address: string, name: string }
+
+/** A received mail as the doors hand it over (parsed by `@helpdesk/mail`). */
+export interface InboundMail {
+  /** With angle brackets, as in the header; null when the mail has none. */
+  messageId: string | null
+  inReplyTo: string[]
+  references: string[]
+  from: MailAddress | null
+  /** The SMTP envelope sender when known; '' is the null sender `<>` of bounces. */
+  envelopeFrom?: string | null | undefined
+  to: MailAddress[]
+  cc: MailAddress[]
+  /** The SMTP envelope recipients when known (they include Bcc). */
+  envelopeTo?: string[] | undefined
+  subject: string
+  text: string | null
+  html: string | null
+  /** Header values by lowercase name (only the first of each). */
+  headers: Record<string, string>
+  attachments: Array<{ filename: string | null, content: Buffer }>
+  /** The original message, kept with the record. */
+  raw: Buffer
+}
+
+export type MailDirection = 'in' | 'out'
+/**
+ * out: pending -> sent | failed (retried by the job until it gives up) | cancelled (ticket or comment gone).
+ * in: received -> processed | ignored (auto-reply, bounce, our own mail) | failed (kept with the reason).
+ */
+export type MailStatus = 'pending' | 'sent' | 'failed' | 'cancelled' | 'received' | 'processed' | 'ignored'
+
+/** Kinds of outbound mail; each has a text and an HTML template. */
+export type MailKind = 'reply' | 'closed' | 'new-ticket' | 'customer-reply' | 'assigned' | 'test'
+
+/** A row of `mail_messages`: one mail sent to one recipient, or one mail received. */
+export interface MailMessage {
+  id: number
+  direction: MailDirection
+  status: MailStatus
+  kind: string | null
+  message_id: string | null
+  ticket_id: number | null
+  comment_id: number | null
+  /** The recipient (out) or the sender (in) as a user, when known. */
+  user_id: number | null
+  author_id: number | null
+  sender: string | null
+  recipient: string | null
+  subject: string | null
+  error: string | null
+  attempts: number
+  /** The secret of the one-click unsubscribe link of a mail to a customer; never shown. */
+  unsubscribe_token: string | null
+  created_at: DateTimeString
+  updated_at: DateTimeString
+  sent_at: DateTimeString | null
+}
+
+/** A ticket's mail thread: its reply-address token and the Message-ID its mails refer to. */
+export interface MailThread {
+  ticket_id: number
+  reply_token: string
+  root_message_id: string
+}

@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox'
+import { DateTime, Nullable, NullableDateTime } from '../../schemas/common.js'
+
+const MAIL_STATUSES = ['pending', 'sent', 'failed', 'cancelled', 'received', 'processed', 'ignored'] as const
+
+export const MailMessage = Type.Object({
+  id: Type.Integer(),
+  direction: Type.Union([Type.Literal('in'), Type.Literal('out')]),
+  status: Type.Union(MAIL_STATUSES.map((s) => Type.Literal(s)), {
+    description: 'Sent mail: pending, sent, failed (retried with backoff until it gives up), cancelled (its ticket or comment is gone). ' +
+      'Received mail: received (being processed), processed, ignored (auto-reply, bounce, our own mail), failed (kept with the reason in `error`).'
+  }),
+  kind: Nullable(Type.String({ description: 'Sent mail: reply, closed, new-ticket, customer-reply or assigned.' })),
+  message_id: Nullable(Type.String()),
+  ticket_id: Nullable(Type.Integer()),
+  comment_id: Nullable(Type.Integer()),
+  user_id: Nullable(Type.Integer({ description: 'The recipient (sent) or the sender (received) as a user.' })),
+  author_id: Nullable(Type.Integer()),
+  sender: Nullable(Type.String()),
+  recipient: Nullable(Type.String()),
+  subject: Nullable(Type.String()),
+  error: Nullable(Type.String({ description: 'What the SMTP server answered, or why a received mail was ignored or not processed.' })),
+  attempts: Type.Integer(),
+  created_at: DateTime,
+  updated_at: DateTime,
+  sent_at: NullableDateTime
+})
+
+export const MailListQuery = Type.Object({
+  status: Type.Optional(Type.Union(MAIL_STATUSES.map((s) => Type.Literal(s)))),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }))
+})
+
+export const MailPage = Type.Object({
+  data: Type.Array(MailMessage),
+  meta: Type.Object({ current_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() })
+})
+
+export const InboundResult = Type.Object({
+  id: Nullable(Type.Integer({ description: 'The record of the mail (null for a duplicate).' })),
+  status: Type.Union([Type.Literal('created'), Type.Literal('replied'), Type.Literal('duplicate'), Type.Literal('ignored'), Type.Literal('failed')]),
+  ticket_id: Nullable(Type.Integer()),
+  comment_id: Nullable(Type.Integer()),
+  reason: Nullable(Type.String())
+})
+
+export const UnsubscribeParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) })

@@ -1,0 +1,68 @@
+import { simpleParser, type AddressObject } from 'mailparser'
+import { messageIdList, type InboundMail, type InboundMailService, type InboundResult, type MailAddress } from '@helpdesk/core'
+
+/** What the SMTP conversation said, beside the headers (the listener knows it; HTTP and IMAP may not). */
+export interface MailEnvelope {
+  /** '' for the null sender `<>`. */
+  from?: string | null | undefined
+  to?: string[] | undefined
+}
+
+function addresses (value: AddressObject | AddressObject[] | undefined): MailAddress[] {
+  if (value === undefined) return []
+  const objects = Array.isArray(value) ? value : [value]
+  const flat: MailAddress[] = []
+  const walk = (list: Array<{ address?: string | undefined, name: string, group?: unknown[] | undefined }>): void => {
+    for (const entry of list) {
+      if (entry.group !== undefined) walk(entry.group as typeof list)
+      else if (entry.address !== undefined && entry.address !== '') flat.push({ address: entry.address.toLowerCase(), name: entry.name })
+    }
+  }
+  for (const object of objects) walk(object.value)
+  return flat
+}
+
+/**
+ * Parses `raw` and hands it to the inbound service; a message the parser
+ * cannot read is kept as failed rather than lost. What every door calls.
+ */
+export async function receiveRaw (
+  inbound: Pick<InboundMailService, 'receive' | 'keepUnreadable'>, raw: Buffer, envelope: MailEnvelope = {}
+): Promise<InboundResult> {
+  let mail: InboundMail
+  try {
+    mail = await parseMail(raw, envelope)
+  } catch (error) {
+    return await inbound.keepUnreadable(raw, error instanceof Error ? error.message : String(error))
+  }
+  return await inbound.receive(mail)
+}
+
+/** Parses a raw RFC 5322 message (mailparser) into what the help desk reads of it. */
+export async function parseMail (raw: Buffer, envelope: MailEnvelope = {}): Promise<InboundMail> {
+  const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true })
+  const headers: Record<string, string> = {}
+  for (const { key, line } of parsed.headerLines) {
+    if (headers[key] === undefined) headers[key] = line.slice(line.indexOf(':') + 1).trim()
+  }
+  const from = addresses(parsed.from)[0] ?? null
+  const messageId = messageIdList(parsed.messageId)[0] ?? null
+  return {
+    messageId,
+    inReplyTo: messageIdList(parsed.inReplyTo),
+    references: messageIdList(parsed.references),
+    from,
+    envelopeFrom: envelope.from,
+    to: addresses(parsed.to),
+    cc: addresses(parsed.cc),
+    envelopeTo: envelope.to,
+    subject: parsed.subject ?? '',
+    text: parsed.text ?? null,
+    html: typeof parsed.html === 'string' ? parsed.html : null,
+    headers,
+    attachments: parsed.attachments
+      .filter((a) => a.contentDisposition !== 'inline' || a.filename !== undefined)
+      .map((a) => ({ filename: a.filename ?? null, content: a.content })),
+    raw
+  }
+}
