@@ -98,6 +98,10 @@ eachDialect((dialect) => {
       assert.deepEqual(await listIds(h, token, `?filter[status]=1,3`), idsOf(Object.values(x)))
       assert.deepEqual(await listIds(h, token, `?filter[categories]=${d.billing}`), [x.aliceBilling.id])
       assert.deepEqual(await listIds(h, token, `?filter[agents]=${d.agent.user.id}`), [x.bobAssigned.id])
+      // 0 is "unassigned", alone or beside agents' ids.
+      assert.deepEqual(await listIds(h, token, '?filter[agents]=0'), idsOf([x.aliceBilling, x.bobSales, x.bobPublic]))
+      assert.deepEqual(await listIds(h, token, `?filter[agents]=0,${d.agent.user.id}`), idsOf(Object.values(x)))
+      assert.equal(expectStatus(await h.inject({ method: 'GET', url: '/api/v1/tickets?filter[agents]=0', token }), 200).meta.total, 3)
       assert.deepEqual(await listIds(h, token, '?filter[first_name]=LIC'), [x.aliceBilling.id])
       assert.deepEqual(await listIds(h, token, '?filter[last_name]=build'), idsOf([x.bobSales, x.bobPublic, x.bobAssigned]))
       assert.deepEqual(await listIds(h, token, '?filter[email]=builders.test'), idsOf([x.bobSales, x.bobPublic, x.bobAssigned]))

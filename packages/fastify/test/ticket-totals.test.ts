@@ -37,7 +37,7 @@ async function countsMatchTickets (h: TestApp): Promise<void> {
 async function totalsAreExact (h: TestApp, d: Desk): Promise<void> {
   await countsMatchTickets(h)
   const queries = ['', 'filter[status]=1', 'filter[status]=1,3', `filter[categories]=${d.billing}`, `filter[agents]=${d.agent.user.id}`,
-    `filter[status]=2&filter[categories]=${d.sales}`, `filter[agents]=${d.agent.user.id},0&filter[status]=1,2,3`]
+    `filter[status]=2&filter[categories]=${d.sales}`, `filter[agents]=${d.agent.user.id},0&filter[status]=1,2,3`, 'filter[agents]=0', `filter[agents]=0&filter[categories]=${d.sales}`]
   for (const person of [d.admin, d.agent, d.alice, d.bob]) {
     for (const query of queries) {
       const listed = await listAll(h, person.token, query)

@@ -15,6 +15,9 @@ export const ticketCounts: CountTable = {
   dimensions: [{ column: 'category_id' }, { column: 'status' }, { column: 'assigned_agent_id', nullAsZero: true }, { column: 'private' }]
 }
 
+/** `filter[agents]=0`: tickets nobody is assigned to. */
+export const UNASSIGNED = 0
+
 /** The list's exact filters as counted columns, values checked as the list checks them. */
 const countedFilters: Record<string, string> = { status: 'status', categories: 'category_id', agents: 'assigned_agent_id' }
 
@@ -30,8 +33,8 @@ export async function countedTicketTotal (db: Knex, visibility: TicketVisibility
   for (const [name, values] of Object.entries(query.exact)) {
     const column = countedFilters[name]
     if (column === undefined) return null
-    // Counts store an unassigned ticket's agent as 0; the list never matches agent 0 (or below).
-    const parsed = parseExact(name, 'int', values).filter((v) => column !== 'assigned_agent_id' || (v as number) > 0)
+    // Counts store an unassigned ticket's agent as 0, which is what `filter[agents]=0` asks for; no agent is below 0.
+    const parsed = parseExact(name, 'int', values).filter((v) => column !== 'assigned_agent_id' || (v as number) >= UNASSIGNED)
     if (parsed.length === 0) return 0
     filters.push([column, parsed])
   }
@@ -39,7 +42,11 @@ export async function countedTicketTotal (db: Knex, visibility: TicketVisibility
   const owned = db('tickets').count({ total: '*' })
   for (const [column, values] of filters) {
     void counted.whereIn(column, values)
-    void owned.whereIn(`tickets.${column}`, values)
+    if (column === 'assigned_agent_id' && values.includes(UNASSIGNED)) {
+      void owned.where((w) => { void w.whereIn('tickets.assigned_agent_id', values).orWhereNull('tickets.assigned_agent_id') })
+    } else {
+      void owned.whereIn(`tickets.${column}`, values)
+    }
   }
   if ('categoryIds' in visibility) {
     void counted.where((w) => {

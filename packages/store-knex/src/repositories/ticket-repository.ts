@@ -4,7 +4,7 @@ import {
   type Category, type Comment, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
   type User, type WithIncludes
 } from '@helpdesk/core'
-import { countInclude, loadIncludes, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
+import { countInclude, loadIncludes, parseExact, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import {
   commentColumns, commentFromRow, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
   type CommentRow, type TicketRow
@@ -15,6 +15,7 @@ import { whereCommentVisible } from './comment-repository.js'
 import { usersByIds } from './customer-note-repository.js'
 import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
 import { listTickets } from './ticket-list.js'
+import { UNASSIGNED } from './ticket-counts.js'
 import { indexTickets, ownerContains } from './ticket-search.js'
 
 type Item = WithIncludes<Ticket>
@@ -64,7 +65,16 @@ function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticket
     exact: {
       status: { column: 'tickets.status', type: 'int' },
       categories: { column: 'tickets.category_id', type: 'int' },
-      agents: { column: 'tickets.assigned_agent_id', type: 'int' }
+      // `0` is "unassigned" (the counts store an unassigned ticket's agent as 0 too).
+      agents: (qb, values) => {
+        const ids = parseExact('agents', 'int', values) as number[]
+        const agents = ids.filter((id) => id > 0)
+        void qb.where((w) => {
+          if (agents.length > 0) void w.whereIn('tickets.assigned_agent_id', agents)
+          if (ids.includes(UNASSIGNED)) void w.orWhereNull('tickets.assigned_agent_id')
+          if (agents.length === 0 && !ids.includes(UNASSIGNED)) void w.whereRaw('1 = 0')
+        })
+      }
     },
     includes: {
       user: relationInclude<Item, User>('user_id', usersByIds),

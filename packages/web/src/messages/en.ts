@@ -102,6 +102,7 @@ export const en = {
   'inbox.assigned': 'Assigned to',
   'inbox.assigned.anyone': 'Anyone',
   'inbox.assigned.me': 'Me',
+  'inbox.assigned.none': 'Nobody (unassigned)',
   'inbox.sort': 'Sort by',
   'inbox.sort.updated': 'Recently updated',
   'inbox.sort.newest': 'Newest first',

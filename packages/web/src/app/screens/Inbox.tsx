@@ -34,7 +34,7 @@ export default function Inbox () {
     filter: {
       status,
       categories: category,
-      agents: assigned === 'me' ? user?.id : undefined,
+      agents: assigned === 'me' ? user?.id : assigned === 'none' ? 0 : undefined,
       search: appliedSearch
     },
     per_page: PER_PAGE,
@@ -84,7 +84,8 @@ export default function Inbox () {
         <Field label={t('inbox.category')} name="category" value={category} onValue={setCategory} options={categoryOptions} />
         <Field label={t('inbox.assigned')} name="assigned" value={assigned} onValue={setAssigned} options={[
           { value: '', label: t('inbox.assigned.anyone') },
-          { value: 'me', label: t('inbox.assigned.me') }
+          { value: 'me', label: t('inbox.assigned.me') },
+          { value: 'none', label: t('inbox.assigned.none') }
         ]} />
         <Field label={t('inbox.sort')} name="sort" value={sort} onValue={setSort} options={[
           { value: '-updated_at', label: t('inbox.sort.updated') },
