@@ -166,6 +166,15 @@ eachDialect((dialect) => {
       const bobStream = await stream(d.bob.token)
       assert.equal((await h.inject({ method: 'POST', url: '/api/v1/auth/logout', token: d.bob.token })).statusCode, 200)
       await Promise.race([bobStream.ended, new Promise((_resolve, reject) => setTimeout(() => { reject(new Error('the stream outlived its token')) }, 3000))])
+      // So does the console's session cookie once the session is logged out.
+      const login = await h.inject({ method: 'POST', url: '/api/v1/auth/session', payload: { email: 'bob@builders.test', password: 'secret123' } })
+      assert.equal(login.statusCode, 200)
+      const cookie = `helpdesk_session=${/^helpdesk_session=([^;]+)/.exec(String(login.headers['set-cookie']))?.[1] ?? ''}`
+      const cookieStream = await openStream(`${baseOf(h)}/events`, { cookie })
+      assert.equal(cookieStream.status, 200)
+      const logout = await h.inject({ method: 'DELETE', url: '/api/v1/auth/session', headers: { cookie, 'x-csrf-token': login.json().data.csrf_token } })
+      assert.equal(logout.statusCode, 200)
+      await Promise.race([cookieStream.ended, new Promise((_resolve, reject) => setTimeout(() => { reject(new Error('the stream outlived its session')) }, 3000))])
     })
 
     it('ends open streams when the app closes, without holding it up', async (t) => {

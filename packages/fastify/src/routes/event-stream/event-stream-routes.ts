@@ -89,12 +89,13 @@ export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options
     }
     open.add(end)
     res.on('close', end)
-    const token = bearerToken(request)
+    // The credential the stream was opened with: a bearer token, else the console's session cookie.
+    const token = bearerToken(request) ?? request.sessionCookie
     let known: Actor = actor
     heartbeat = setInterval(() => {
       write(SSE_HEARTBEAT)
       if (token === null || request.tokenId === null) return
-      // A revoked token or a banned user loses the stream; a changed user gets a fresh scope.
+      // A revoked token or session, or a banned user, loses the stream; a changed user gets a fresh scope.
       helpdesk.auth.authenticate(token).then(async (found) => {
         if (found === null) {
           end()
