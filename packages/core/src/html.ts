@@ -69,6 +69,15 @@ export function plainText (html: string, max = 200): string {
   return text.length <= max ? text : [...text].slice(0, max).join('')
 }
 
+/**
+ * A plain-text field as text to show: plain text keeps `<` and `>` escaped as
+ * `&lt;`/`&gt;` (CONTRACT §17), so a renderer turns them back before escaping
+ * the whole value for its own output (never insert the result unescaped).
+ */
+export function displayText (plain: string): string {
+  return plain.replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+}
+
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
 /** Escapes `& < > " '` (CONTRACT §16). */

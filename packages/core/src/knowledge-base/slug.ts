@@ -1,3 +1,4 @@
+import { displayText } from '../html.js'
 import slugify from '@sindresorhus/slugify'
 
 /** Longest generated slug, leaving room for a `-N` suffix in the 255-character column. */
@@ -9,7 +10,8 @@ export const SLUG_MAX = 200
  * (e.g. a title only in a script without a transliteration).
  */
 export function slugOf (text: string): string {
-  const slug = slugify(text, { decamelize: false, lowercase: true })
+  // Titles and names are plain text, their `<`/`>` kept as entities: the slug reads the text as typed.
+  const slug = slugify(displayText(text), { decamelize: false, lowercase: true })
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
   if (slug.length <= SLUG_MAX) return slug

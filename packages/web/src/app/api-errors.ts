@@ -55,3 +55,21 @@ export function listQuery (params: ListParams): string {
   const text = search.toString()
   return text === '' ? '' : `?${text}`
 }
+
+/** Plain-text fields of the API's resources: titles, names and previews (bodies are HTML and stay as they are). */
+const PLAIN_TEXT_KEYS = new Set(['title', 'name', 'first_name', 'last_name', 'company', 'preview', 'placeholder', 'description'])
+
+/**
+ * The API keeps `<` and `>` of plain-text fields escaped as `&lt;`/`&gt;` (CONTRACT §17); Preact renders
+ * text nodes safely, so the console shows them as typed. Walks a parsed response and returns it decoded.
+ */
+export function decodePlainText<T> (value: T, key?: string): T {
+  if (typeof value === 'string') {
+    return (key !== undefined && PLAIN_TEXT_KEYS.has(key) ? value.replace(/&lt;/g, '<').replace(/&gt;/g, '>') : value) as T
+  }
+  if (Array.isArray(value)) return value.map((item) => decodePlainText(item, key)) as T
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodePlainText(v, k)])) as T
+  }
+  return value
+}

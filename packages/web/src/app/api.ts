@@ -1,4 +1,4 @@
-import { ApiError, toApiError, listQuery, type ListParams } from './api-errors.js'
+import { ApiError, decodePlainText, toApiError, listQuery, type ListParams } from './api-errors.js'
 import { t } from '../messages/index.js'
 
 export { ApiError, listQuery }
@@ -60,7 +60,7 @@ export async function request<T> (method: string, path: string, body?: unknown, 
     }
     throw error
   }
-  return parsed as T
+  return decodePlainText(parsed) as T
 }
 
 export const api = {

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { toApiError, listQuery, ApiError } from '../../src/app/api-errors.js'
+import { toApiError, listQuery, ApiError, decodePlainText } from '../../src/app/api-errors.js'
 
 test('a 422 keeps the message and every field sentence, dotted paths included', () => {
   const error = toApiError(422, {
@@ -40,4 +40,11 @@ test('list queries use the API syntax: include, sort, filter[name] lists, cursor
   assert.equal(params.get('cursor'), '', 'an empty cursor asks for the first cursor page')
   assert.equal(params.get('per_page'), '25')
   assert.equal(listQuery({}), '')
+})
+
+test('plain-text fields show their escaped angle brackets as typed; HTML bodies are left alone', () => {
+  const decoded = decodePlainText({
+    data: [{ title: 'a &lt;b&gt; c', body: '<p>x &lt; y</p>', user: { first_name: 'Ann &lt;3' }, tags: [{ name: '&lt;t&gt;' }], id: 3 }]
+  })
+  assert.deepEqual(decoded, { data: [{ title: 'a <b> c', body: '<p>x &lt; y</p>', user: { first_name: 'Ann <3' }, tags: [{ name: '<t>' }], id: 3 }] })
 })

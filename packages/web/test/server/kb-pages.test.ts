@@ -7,7 +7,7 @@ import { buildWebApp, eachDialect, expectHtml, type WebTestApp } from './helpers
 async function knowledgeBase (h: WebTestApp) {
   const admin = await h.user('admin')
   const category = await h.api('POST', '/categories', admin.token, { name: 'Billing & Plans' })
-  const open = await h.api('POST', '/article-collections', admin.token, { category_id: category.id, name: 'Getting <started>', visibility: 1 })
+  const open = await h.api('POST', '/article-collections', admin.token, { category_id: category.id, name: 'Getting &lt;started&gt;', visibility: 1 })
   const members = await h.api('POST', '/article-collections', admin.token, { category_id: category.id, name: 'Members area', visibility: 2 })
   const article = (collection: number, title: string, status: string, body: string) =>
     h.api('POST', '/articles', admin.token, { category: category.id, collection, title, body, status })

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@helpdesk/core'
+import { displayText, escapeHtml } from '@helpdesk/core'
 
 /** Markup that is already safe (built by `html`, or a sanitised article body): inserted as is. */
 export class SafeHtml {
@@ -12,7 +12,8 @@ function render (part: Part): string {
   if (part === null || part === undefined) return ''
   if (Array.isArray(part)) return part.map(render).join('')
   if (part instanceof SafeHtml) return part.value
-  return escapeHtml(String(part))
+  // Names and titles are plain text, stored with `<`/`>` as entities: shown as typed, escaped once.
+  return escapeHtml(displayText(String(part)))
 }
 
 /** A template whose every interpolated value is escaped unless it is SafeHtml (or a list of them). */
