@@ -100,6 +100,7 @@ export interface CustomerNote {
 export interface Agent extends Person {
   role: 1 | 2
   status: number
+  timezone?: string | null
 }
 
 export interface CannedResponse {
