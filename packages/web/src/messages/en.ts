@@ -152,6 +152,9 @@ export const en = {
   'thread.original': 'Original message',
   'thread.internalNote': 'Internal note',
   'thread.privateReply': 'Private reply',
+  'thread.publicReply': 'Public reply',
+  'thread.makePublic': 'Make public',
+  'thread.makePrivate': 'Make private',
   'thread.noteBy': 'Internal note by {name}',
   'thread.replyBy': 'Reply by {name}',
 
