@@ -129,6 +129,7 @@ export interface Article {
   collection_id: number
   published_at: string | null
   updated_at: string
+  tags?: Array<{ id: number, name: string }>
 }
 
 export interface Notification {

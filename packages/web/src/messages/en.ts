@@ -296,6 +296,9 @@ export const en = {
   'kb.articleBody': 'Body (HTML)',
   'kb.articleBodyHint': 'Basic HTML is kept; scripts are removed.',
   'kb.status': 'Status',
+  'kb.tags': 'Tags',
+  'kb.tagsHint': 'Separate tags with commas, e.g. billing, account.',
+  'kb.tagged': 'Tags: {tags}',
   'kb.draft': 'Draft',
   'kb.published': 'Published',
 

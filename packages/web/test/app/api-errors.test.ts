@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { toApiError, listQuery, ApiError } from '../../src/app/api-errors.js'
+import { toApiError, listQuery, ApiError, foldFieldErrors } from '../../src/app/api-errors.js'
 
 test('a 422 keeps the message and every field sentence, dotted paths included', () => {
   const error = toApiError(422, {
@@ -40,4 +40,13 @@ test('list queries use the API syntax: include, sort, filter[name] lists, cursor
   assert.equal(params.get('cursor'), '', 'an empty cursor asks for the first cursor page')
   assert.equal(params.get('per_page'), '25')
   assert.equal(listQuery({}), '')
+})
+
+test('a list item\'s sentence (tags.2) shows on the list\'s single control', () => {
+  const error = new ApiError(422, 'The tag may not be blank.', { 'tags.2': ['The tag may not be blank.'] })
+  assert.equal(foldFieldErrors(error, 'tags')?.fieldError('tags'), 'The tag may not be blank.')
+  assert.equal(foldFieldErrors(error, 'title')?.fieldError('title'), undefined)
+  assert.equal(foldFieldErrors(undefined, 'tags'), undefined)
+  const own = new ApiError(422, 'Too many.', { tags: ['Too many.'], 'tags.0': ['Blank.'] })
+  assert.equal(foldFieldErrors(own, 'tags')?.fieldError('tags'), 'Too many.')
 })
