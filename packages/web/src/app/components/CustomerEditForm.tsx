@@ -22,8 +22,9 @@ export function CustomerEditForm ({ customer, onSaved }: { customer: Customer, o
     <form class="panel" aria-labelledby="edit-customer" onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
       <h2 id="edit-customer">{t('customers.edit')}</h2>
       <ErrorBanner error={save.error} />
-      <ProfileFields draft={draft} onDraft={setDraft} error={save.error} />
-      <Field label={t('person.company')} name="company" value={company} onValue={setCompany} error={save.error} />
+      <ProfileFields draft={draft} onDraft={setDraft} error={save.error}>
+        <Field label={t('person.company')} name="company" value={company} onValue={setCompany} error={save.error} />
+      </ProfileFields>
       <button type="submit" class="primary" disabled={save.pending}>{t('common.save')}</button>
       {done !== '' ? <StatusMessage message={done} /> : null}
     </form>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact'
 import { Field } from './ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { ApiError } from '../api.js'
@@ -22,13 +23,15 @@ export function profilePatch (draft: ProfileDraft): Record<string, string | numb
   return { ...names, status: Number(status), ...(password !== '' ? { new_password: password, new_password_confirmation: confirmation } : {}) }
 }
 
-export function ProfileFields ({ draft, onDraft, error }: { draft: ProfileDraft, onDraft: (draft: ProfileDraft) => void, error: ApiError | undefined }) {
+/** `children` (the customer's company) go after the email. */
+export function ProfileFields ({ draft, onDraft, error, children }: { draft: ProfileDraft, onDraft: (draft: ProfileDraft) => void, error: ApiError | undefined, children?: ComponentChildren }) {
   const set = (key: keyof ProfileDraft) => (value: string) => { onDraft({ ...draft, [key]: value }) }
   return (
     <>
       <Field label={t('person.firstName')} name="first_name" value={draft.first_name} onValue={set('first_name')} error={error} required />
       <Field label={t('person.lastName')} name="last_name" value={draft.last_name} onValue={set('last_name')} error={error} required />
       <Field label={t('person.email')} name="email" type="email" value={draft.email} onValue={set('email')} error={error} required />
+      {children}
       <Field label={t('person.status')} name="status" value={draft.status} onValue={set('status')} error={error}
         options={[1, 2, 3].map((s) => ({ value: String(s), label: t(`person.status.${s}` as MessageKey) }))} />
       <Field label={t('person.newPassword')} name="new_password" type="password" autoComplete="new-password" value={draft.new_password} onValue={set('new_password')} error={error} hint={t('person.newPasswordHint')} />
