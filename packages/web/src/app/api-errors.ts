@@ -73,3 +73,11 @@ export function decodePlainText<T> (value: T, key?: string): T {
   }
   return value
 }
+
+/** The error with the sentences of a list's items (`tags.0`, `tags.3`) also under the list's own name, for a single control. */
+export function foldFieldErrors (error: ApiError | undefined, field: string): ApiError | undefined {
+  if (error === undefined || error.fieldError(field) !== undefined) return error
+  const item = Object.keys(error.errors).find((key) => key.startsWith(`${field}.`))
+  if (item === undefined) return error
+  return new ApiError(error.status, error.message, { ...error.errors, [field]: error.errors[item] ?? [] })
+}

@@ -11,3 +11,9 @@ export function htmlToText (html: string): string {
   const doc = new DOMParser().parseFromString(marked, 'text/html')
   return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim()
 }
+
+/** A comma-separated list as typed ("billing, Account ,") as its names: trimmed, empties and repeats dropped. */
+export function parseTagList (text: string): string[] {
+  const names = text.split(',').map((name) => name.trim().replace(/\s+/g, ' ')).filter((name) => name !== '')
+  return [...new Set(names)]
+}

@@ -100,6 +100,7 @@ export interface CustomerNote {
 export interface Agent extends Person {
   role: 1 | 2
   status: number
+  timezone?: string | null
 }
 
 export interface CannedResponse {
@@ -128,6 +129,7 @@ export interface Article {
   collection_id: number
   published_at: string | null
   updated_at: string
+  tags?: Array<{ id: number, name: string }>
 }
 
 export interface Notification {

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { toApiError, listQuery, ApiError, decodePlainText } from '../../src/app/api-errors.js'
+import { ApiError, decodePlainText, foldFieldErrors, listQuery, toApiError } from '../../src/app/api-errors.js'
 
 test('a 422 keeps the message and every field sentence, dotted paths included', () => {
   const error = toApiError(422, {
@@ -47,4 +47,13 @@ test('plain-text fields show their escaped angle brackets as typed; HTML bodies 
     data: [{ title: 'a &lt;b&gt; c', body: '<p>x &lt; y</p>', user: { first_name: 'Ann &lt;3' }, tags: [{ name: '&lt;t&gt;' }], id: 3 }]
   })
   assert.deepEqual(decoded, { data: [{ title: 'a <b> c', body: '<p>x &lt; y</p>', user: { first_name: 'Ann <3' }, tags: [{ name: '<t>' }], id: 3 }] })
+})
+
+test('a list item\'s sentence (tags.2) shows on the list\'s single control', () => {
+  const error = new ApiError(422, 'The tag may not be blank.', { 'tags.2': ['The tag may not be blank.'] })
+  assert.equal(foldFieldErrors(error, 'tags')?.fieldError('tags'), 'The tag may not be blank.')
+  assert.equal(foldFieldErrors(error, 'title')?.fieldError('title'), undefined)
+  assert.equal(foldFieldErrors(undefined, 'tags'), undefined)
+  const own = new ApiError(422, 'Too many.', { tags: ['Too many.'], 'tags.0': ['Blank.'] })
+  assert.equal(foldFieldErrors(own, 'tags')?.fieldError('tags'), 'Too many.')
 })

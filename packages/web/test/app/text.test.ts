@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { textToHtml } from '../../src/app/text.js'
+import { textToHtml, parseTagList } from '../../src/app/text.js'
 import { moveItem } from '../../src/app/components/sortable-order.js'
 
 test('composer text becomes escaped paragraphs with line breaks', () => {
@@ -14,4 +14,9 @@ test('moving an item reorders the list and leaves out-of-range moves alone', () 
   assert.deepEqual(moveItem(items, 3, 0), [4, 1, 2, 3])
   assert.equal(moveItem(items, 1, 1), items)
   assert.equal(moveItem(items, 0, 9), items)
+})
+
+test('a comma-separated tags input becomes trimmed, distinct names', () => {
+  assert.deepEqual(parseTagList(' billing,  Account  setup ,, billing,'), ['billing', 'Account setup'])
+  assert.deepEqual(parseTagList('  '), [])
 })

@@ -3,6 +3,7 @@ import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
 import { loadCategories } from '../data.js'
 import { useSession } from '../session.js'
+import { AgentEditForm } from '../components/AgentEditForm.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox, personName } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import { PERMISSION_KEYS, type Agent, type Category, type Permissions } from '../types.js'
@@ -49,6 +50,7 @@ export default function Agents () {
   const agents = useAsync(async () => await api.get<Page<Agent>>('/agents', { per_page: 100, include: ['unresolved-tickets-count'] }), [])
   const categories = useAsync(async () => await loadCategories(), [])
   const [open, setOpen] = useState<number | null>(null)
+  const [editing, setEditing] = useState<number | null>(null)
   const [form, setForm] = useState(empty)
   const [done, setDone] = useState('')
   const set = (key: keyof typeof form) => (value: string) => { setForm({ ...form, [key]: value }) }
@@ -76,8 +78,10 @@ export default function Agents () {
             <p>{agent.email} · {t(`person.role.${agent.role}` as MessageKey)} · {t(`person.status.${agent.status}` as MessageKey)}</p>
             <div class="row-actions">
               <button type="button" aria-expanded={open === agent.id} onClick={() => { setOpen(open === agent.id ? null : agent.id) }}>{t('agents.editAccess', { name: personName(agent) })}</button>
+              <button type="button" aria-expanded={editing === agent.id} onClick={() => { setEditing(editing === agent.id ? null : agent.id) }}>{t('agents.editProfile', { name: personName(agent) })}</button>
               {agent.id !== user?.id ? <button type="button" class="danger" onClick={() => { void remove.run(agent) }}>{t('common.delete')}<span class="visually-hidden"> {personName(agent)}</span></button> : null}
             </div>
+            {editing === agent.id ? <AgentEditForm key={agent.id} agent={agent} onSaved={agents.reload} /> : null}
             {open === agent.id ? <AgentAccess agent={agent} categories={categories.data ?? []} /> : null}
           </li>
         ))}

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
+import { foldFieldErrors } from '../api-errors.js'
 import { useAction, useAsync } from '../hooks.js'
+import { parseTagList } from '../text.js'
 import { loadCategories } from '../data.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, DateTime } from '../components/ui.js'
 import { SortableRows } from '../components/Sortable.js'
@@ -37,8 +39,9 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
   const [title, setTitle] = useState(article?.title ?? '')
   const [body, setBody] = useState(article?.body ?? '')
   const [status, setStatus] = useState(article === undefined || article.published_at === null ? 'draft' : 'published')
+  const [tags, setTags] = useState((article?.tags ?? []).map((tag) => tag.name).join(', '))
   const save = useAction(async () => {
-    const payload = { title, body, status, category: collection.category_id, collection: collection.id }
+    const payload = { title, body, status, category: collection.category_id, collection: collection.id, tags: parseTagList(tags) }
     if (article === undefined) await api.post('/articles', payload)
     else await api.patch(`/articles/${article.id}`, payload)
     onSaved()
@@ -50,6 +53,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
       <ErrorBanner error={save.error} />
       <Field label={t('kb.articleTitle')} name="title" value={title} onValue={setTitle} error={save.error} maxLength={250} required />
       <Field label={t('kb.articleBody')} name="body" value={body} onValue={setBody} error={save.error} multiline hint={t('kb.articleBodyHint')} required />
+      <Field label={t('kb.tags')} name="tags" value={tags} onValue={setTags} error={foldFieldErrors(save.error, 'tags')} hint={t('kb.tagsHint')} />
       <Field label={t('kb.status')} name="status" value={status} onValue={setStatus} error={save.error}
         options={[{ value: 'draft', label: t('kb.draft') }, { value: 'published', label: t('kb.published') }]} />
       <div class="row-actions">
@@ -61,7 +65,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
 }
 
 function Articles ({ collection, onChanged }: { collection: Collection, onChanged: () => void }) {
-  const articles = useAsync(async () => (await api.get<Page<Article>>('/articles', { filter: { collection: collection.id }, sort: 'order', per_page: 100 })).data, [collection.id])
+  const articles = useAsync(async () => (await api.get<Page<Article>>('/articles', { filter: { collection: collection.id }, include: ['tags'], sort: 'order', per_page: 100 })).data, [collection.id])
   const [editing, setEditing] = useState<number | 'new' | null>(null)
   const [done, setDone] = useState('')
   const order = useAction(async (ids: number[]) => {
@@ -91,7 +95,7 @@ function Articles ({ collection, onChanged }: { collection: Collection, onChange
         <tbody>
           <SortableRows items={items} onReorder={(ids) => { void order.run(ids) }} render={(a) => (
             <>
-              <td>{a.title}</td>
+              <td>{a.title}{(a.tags ?? []).length > 0 ? <span class="muted"> · {t('kb.tagged', { tags: (a.tags ?? []).map((tag) => tag.name).join(', ') })}</span> : null}</td>
               <td>{a.published_at === null ? <span class="badge">{t('kb.draft')}</span> : <span class="badge badge-status-1">{t('kb.published')}</span>} <span class="muted"><DateTime value={a.updated_at} /></span></td>
               <td><div class="row-actions">
                 <button type="button" onClick={() => { setEditing(a.id) }}>{t('common.edit')}<span class="visually-hidden"> {a.title}</span></button>

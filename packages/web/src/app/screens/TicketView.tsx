@@ -12,18 +12,20 @@ import { AttachmentList } from '../components/Attachments.js'
 import { Composer } from '../components/Composer.js'
 import { TicketControls } from '../components/TicketControls.js'
 import { CustomerPanel } from '../components/CustomerPanel.js'
+import { ReplyPrivacy } from '../components/ReplyPrivacy.js'
+import { TicketPrivacy } from '../components/TicketPrivacy.js'
 import { t } from '../../messages/index.js'
 import type { Comment, Ticket } from '../types.js'
 
-function ThreadEntry ({ comment }: { comment: Comment }) {
+function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
   return (
     <article class={`entry ${isNote ? 'entry-note' : 'entry-reply'}`} aria-label={isNote ? t('thread.noteBy', { name: personName(comment.user) }) : t('thread.replyBy', { name: personName(comment.user) })}>
       <header>
         <strong>{personName(comment.user)}</strong>
         {isNote ? <span class="badge badge-note">{t('thread.internalNote')}</span> : null}
-        {!isNote && comment.private ? <span class="badge">{t('thread.privateReply')}</span> : null}
         <span class="muted"> · <DateTime value={comment.created_at} /></span>
+        {!isNote && (staff || comment.private) ? <> · <ReplyPrivacy comment={comment} staff={staff} onChanged={onChanged} /></> : null}
       </header>
       <div class="prose" dangerouslySetInnerHTML={{ __html: comment.body }} />
       <AttachmentList attachments={comment.attachments} />
@@ -80,6 +82,7 @@ export default function TicketView ({ id }: { id: number }) {
           {' '}{current.category?.name ?? ''}
           {' · '}{t('ticket.openedBy', { name: personName(current.user) })}{' · '}<DateTime value={current.created_at} />
         </p>
+        {owner && !isStaff ? <TicketPrivacy ticket={current} onChanged={ticket.reload} /> : null}
         <article class="entry entry-reply entry-first" aria-label={t('thread.original')}>
           <div class="prose" dangerouslySetInnerHTML={{ __html: current.body }} />
           <AttachmentList attachments={current.attachments} />
@@ -100,7 +103,7 @@ export default function TicketView ({ id }: { id: number }) {
         {comments.data === undefined && comments.loading ? <Loading /> : null}
         {comments.data !== undefined && comments.data.length === 0 ? <p class="muted">{t('thread.empty')}</p> : null}
         <div class="thread" aria-live="polite">
-          {(comments.data ?? []).map((comment) => <ThreadEntry key={comment.id} comment={comment} />)}
+          {(comments.data ?? []).map((comment) => <ThreadEntry key={comment.id} comment={comment} staff={isStaff} onChanged={comments.reload} />)}
         </div>
         {mayComment
           ? <Composer ticketId={current.id} staff={isStaff} closed={current.status === 3} autoFocus={focusComposer} onSent={refresh} />
