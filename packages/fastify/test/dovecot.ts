@@ -4,19 +4,9 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestContext } from 'node:test'
+import { freePort } from './free-port.js'
 
 const DOVECOT = '/usr/sbin/dovecot'
-
-async function freePort (): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
-    })
-  })
-}
 
 function uidOf (name: string): { uid: number, gid: number } | null {
   const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${name}:`))

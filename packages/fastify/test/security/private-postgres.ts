@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '../free-port.js'
 
 /**
  * A throwaway PostgreSQL cluster of its own (initdb in a temporary directory,
@@ -29,16 +29,6 @@ export function postgresBinaries (): string | null {
   return null
 }
 
-async function freePort (): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
-    })
-  })
-}
 
 /** PostgreSQL refuses to run as root: as root, its binaries run as the `postgres` user, who owns the directory. */
 function runner (): { wrap: (command: string, args: string[]) => [string, string[]], uid: number | null, gid: number | null } {
