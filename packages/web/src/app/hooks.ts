@@ -1,5 +1,6 @@
 import { useEffect, useState, useCallback, useRef } from 'preact/hooks'
-import { ApiError } from './api.js'
+import { api, ApiError } from './api.js'
+import { t } from '../messages/index.js'
 
 export interface Async<T> {
   data: T | undefined
@@ -51,4 +52,25 @@ export function useAction<A extends unknown[], R> (action: (...args: A) => Promi
     }
   }, [])
   return { run, pending, error, setError }
+}
+
+/**
+ * Reordering and deleting the items of an ordered list (`POST {path}/order`, `DELETE {path}/{id}` after a
+ * confirmation), with the status line the screen shows for both.
+ */
+export function useOrderedList<T extends { id: number }> (options: { path: string, nameOf: (item: T) => string, reload: () => void, onDeleted?: (item: T) => void }) {
+  const [done, setDone] = useState('')
+  const order = useAction(async (ids: number[]) => {
+    await api.post(`${options.path}/order`, { order: ids })
+    setDone(t('common.orderSaved'))
+    options.reload()
+  })
+  const remove = useAction(async (item: T) => {
+    if (!window.confirm(t('common.confirmDelete', { name: options.nameOf(item) }))) return
+    await api.delete(`${options.path}/${item.id}`)
+    setDone(t('common.deleted'))
+    options.reload()
+    options.onDeleted?.(item)
+  })
+  return { done, setDone, order, remove }
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { ForbiddenError, isAdmin, UnauthenticatedError, ValidationError } from '@helpdesk/core'
 import { receiveRaw } from '@helpdesk/mail'
 import { actorOf } from '../../http/authentication.js'
@@ -26,6 +26,13 @@ function sameSecret (given: string, expected: string): boolean {
 export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContext): void {
   const tags = ['Mail']
   const mail = helpdesk.mail
+  /** One page of received (`in`) or sent (`out`) mail, newest first. */
+  const mailPage = async (request: FastifyRequest, query: Static<typeof MailListQuery>, direction: 'in' | 'out') => {
+    const page = query.page ?? 1
+    const perPage = query.per_page ?? 20
+    const result = await mail.list(actorOf(request), { direction, status: query.status, page, perPage })
+    return { data: result.items, meta: { current_page: page, per_page: perPage, total: result.total } }
+  }
   const secret = options.mail?.inboundSecret
 
   /** Administrators, or a caller presenting the configured inbound secret. */
@@ -75,12 +82,7 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
 
   app.get('/mail/inbound', {
     schema: { tags, summary: 'Received mail, newest first (administrators)', querystring: MailListQuery, response: responses({ 200: MailPage }) }
-  }, async (request) => {
-    const page = request.query.page ?? 1
-    const perPage = request.query.per_page ?? 20
-    const result = await mail.list(actorOf(request), { direction: 'in', status: request.query.status, page, perPage })
-    return { data: result.items, meta: { current_page: page, per_page: perPage, total: result.total } }
-  })
+  }, async (request) => await mailPage(request, request.query, 'in'))
 
   app.get('/mail/inbound/:id/raw', {
     schema: {
@@ -97,10 +99,5 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
 
   app.get('/mail/messages', {
     schema: { tags, summary: 'Sent mail with its delivery status, newest first (administrators)', querystring: MailListQuery, response: responses({ 200: MailPage }) }
-  }, async (request) => {
-    const page = request.query.page ?? 1
-    const perPage = request.query.per_page ?? 20
-    const result = await mail.list(actorOf(request), { direction: 'out', status: request.query.status, page, perPage })
-    return { data: result.items, meta: { current_page: page, per_page: perPage, total: result.total } }
-  })
+  }, async (request) => await mailPage(request, request.query, 'out'))
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api.js'
-import { useAction, useAsync } from '../hooks.js'
+import { useAction, useAsync, useOrderedList } from '../hooks.js'
 import { loadCategories } from '../data.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusMessage } from '../components/ui.js'
 import { SortableRows } from '../components/Sortable.js'
@@ -36,18 +36,7 @@ function CategoryForm ({ category, onSaved, onCancel }: { category?: Category, o
 export default function Categories () {
   const categories = useAsync(async () => await loadCategories(true), [])
   const [editing, setEditing] = useState<number | null>(null)
-  const [done, setDone] = useState('')
-  const order = useAction(async (ids: number[]) => {
-    await api.post('/categories/order', { order: ids })
-    setDone(t('common.orderSaved'))
-    categories.reload()
-  })
-  const remove = useAction(async (category: Category) => {
-    if (!window.confirm(t('common.confirmDelete', { name: category.name }))) return
-    await api.delete(`/categories/${category.id}`)
-    setDone(t('common.deleted'))
-    categories.reload()
-  })
+  const { done, setDone, order, remove } = useOrderedList<Category>({ path: '/categories', nameOf: (c) => c.name, reload: categories.reload })
   const saved = () => { setEditing(null); setDone(t('common.saved')); categories.reload() }
   const list = categories.data ?? []
   const current = list.find((c) => c.id === editing)

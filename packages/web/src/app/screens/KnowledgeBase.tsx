@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
 import { foldFieldErrors } from '../api-errors.js'
-import { useAction, useAsync } from '../hooks.js'
+import { useAction, useAsync, useOrderedList } from '../hooks.js'
 import { parseTagList } from '../text.js'
 import { loadCategories } from '../data.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, DateTime } from '../components/ui.js'
@@ -67,19 +67,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
 function Articles ({ collection, onChanged }: { collection: Collection, onChanged: () => void }) {
   const articles = useAsync(async () => (await api.get<Page<Article>>('/articles', { filter: { collection: collection.id }, include: ['tags'], sort: 'order', per_page: 100 })).data, [collection.id])
   const [editing, setEditing] = useState<number | 'new' | null>(null)
-  const [done, setDone] = useState('')
-  const order = useAction(async (ids: number[]) => {
-    await api.post('/articles/order', { order: ids })
-    setDone(t('common.orderSaved'))
-    articles.reload()
-  })
-  const remove = useAction(async (article: Article) => {
-    if (!window.confirm(t('common.confirmDelete', { name: article.title }))) return
-    await api.delete(`/articles/${article.id}`)
-    setDone(t('common.deleted'))
-    articles.reload()
-    onChanged()
-  })
+  const { done, setDone, order, remove } = useOrderedList<Article>({ path: '/articles', nameOf: (a) => a.title, reload: articles.reload, onDeleted: onChanged })
   const items = (articles.data ?? []).map((a) => ({ ...a, name: a.title }))
   const current = items.find((a) => a.id === editing)
   const saved = () => { setEditing(null); setDone(t('common.saved')); articles.reload(); onChanged() }
@@ -116,17 +104,11 @@ export default function KnowledgeBase () {
   const collections = useAsync(async () => (await api.get<Page<Collection>>('/article-collections', { include: ['articles-count'], sort: 'order', per_page: 100 })).data, [])
   const categories = useAsync(async () => await loadCategories(), [])
   const [selected, setSelected] = useState<number | null>(null)
-  const [done, setDone] = useState('')
-  const order = useAction(async (ids: number[]) => {
-    await api.post('/article-collections/order', { order: ids })
-    setDone(t('common.orderSaved'))
-    collections.reload()
-  })
-  const remove = useAction(async (collection: Collection) => {
-    if (!window.confirm(t('common.confirmDelete', { name: collection.name }))) return
-    await api.delete(`/article-collections/${collection.id}`)
-    if (selected === collection.id) setSelected(null)
-    collections.reload()
+  const { done, setDone, order, remove } = useOrderedList<Collection>({
+    path: '/article-collections',
+    nameOf: (c) => c.name,
+    reload: collections.reload,
+    onDeleted: (collection) => { if (selected === collection.id) setSelected(null) }
   })
   const items = collections.data ?? []
   const current = items.find((c) => c.id === selected)
