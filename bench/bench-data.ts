@@ -1,7 +1,7 @@
 /**
  * Seeded databases for the benchmark, cached under bench/.data/ (gitignored)
  * so a 1M-ticket database is generated once: a SQLite file, or a PostgreSQL
- * database `helpdesk_bench_<size>` with a marker file beside the SQLite ones.
+ * database `helpdesk_bench_<size>[HELPDESK_BENCH_DB_SUFFIX]` with a marker file beside the SQLite ones.
  * The data comes from `helpdesk seed --tickets N` (the CLI's volume seed).
  */
 import { spawn } from 'node:child_process'
@@ -78,7 +78,9 @@ export async function ensureDatabase (db: Db, size: string, options: { reseed: b
   const tickets = parseSize(size)
   mkdirSync(DATA_DIR, { recursive: true })
   const markerFile = join(DATA_DIR, `${db}-${size}.json`)
-  const name = `helpdesk_bench_${size.toLowerCase()}`
+  // HELPDESK_BENCH_DB_SUFFIX keeps a second copy of the PostgreSQL databases (e.g. one per checkout
+  // being compared), as each checkout's bench/.data/ does for SQLite.
+  const name = `helpdesk_bench_${size.toLowerCase()}${process.env.HELPDESK_BENCH_DB_SUFFIX ?? ''}`
   const url = db === 'sqlite' ? `sqlite:${join(DATA_DIR, `sqlite-${size}.sqlite`)}` : pgUrl(name)
   const marker = existsSync(markerFile) ? JSON.parse(readFileSync(markerFile, 'utf8')) as Marker : null
   if (!options.reseed && marker?.version === SEED_VERSION && marker.tickets === tickets && await exists(db, url, name)) {
