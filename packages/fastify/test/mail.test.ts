@@ -67,6 +67,10 @@ eachDialect((dialect) => {
 
       const sent = expectStatus(await d.h.inject({ method: 'GET', url: '/api/v1/mail/messages?status=sent', token: d.admin.token }), 200)
       assert.equal(sent.meta.total, 3)
+      // The contract's paged shape (§5): links keep the other parameters.
+      assert.equal(sent.meta.last_page, 1)
+      assert.match(sent.links.first, /\/api\/v1\/mail\/messages\?status=sent&page=1$/)
+      assert.equal(sent.links.next, null)
       assert.equal(sent.data[0].recipient, 'carol@customers.test')
       assert.equal(sent.data[0].attempts, 1)
       expectStatus(await d.h.inject({ method: 'GET', url: '/api/v1/mail/messages', token: d.agent.token }), 403)

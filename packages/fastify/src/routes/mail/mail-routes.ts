@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { ForbiddenError, isAdmin, UnauthenticatedError, ValidationError } from '@helpdesk/core'
 import { receiveRaw } from '@helpdesk/mail'
 import { actorOf } from '../../http/authentication.js'
+import { pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, errorBody, IdParams, responses, Success } from '../../schemas/common.js'
 import { InboundResult, MailListQuery, MailPage, UnsubscribeParams } from './mail-schemas.js'
@@ -31,7 +32,7 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
     const page = query.page ?? 1
     const perPage = query.per_page ?? 20
     const result = await mail.list(actorOf(request), { direction, status: query.status, page, perPage })
-    return { data: result.items, meta: { current_page: page, per_page: perPage, total: result.total } }
+    return pagedResponse(request, { ...result, page, perPage }, (message) => message)
   }
   const secret = options.mail?.inboundSecret
 

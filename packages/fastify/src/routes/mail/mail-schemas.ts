@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { DateTime, Nullable, NullableDateTime } from '../../schemas/common.js'
+import { DateTime, Nullable, NullableDateTime, Paged } from '../../schemas/common.js'
 
 const MAIL_STATUSES = ['pending', 'sent', 'failed', 'cancelled', 'received', 'processed', 'ignored'] as const
 
@@ -32,10 +32,7 @@ export const MailListQuery = Type.Object({
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }))
 })
 
-export const MailPage = Type.Object({
-  data: Type.Array(MailMessage),
-  meta: Type.Object({ current_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() })
-})
+export const MailPage = Paged(MailMessage)
 
 export const InboundResult = Type.Object({
   id: Nullable(Type.Integer({ description: 'The record of the mail (null for a duplicate).' })),
