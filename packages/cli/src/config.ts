@@ -1,12 +1,12 @@
 import { resolve } from 'node:path'
 import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from '@helpdesk/core'
-import type { HelpdeskMailOptions, HelpdeskPluginOptions, RateLimitOptions } from '@helpdesk/fastify'
+import type { HelpdeskMailOptions, HelpdeskPluginCommonOptions, HelpdeskServiceOptions, RateLimitOptions } from '@helpdesk/fastify'
 import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
 
 export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file.js'
 
 /** The plugin options a configuration sets, under the plugin's own names and types. */
-export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginOptions, 'prefix' | 'registration' | 'storageDir'>> & {
+export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginCommonOptions, 'prefix'> & Pick<HelpdeskServiceOptions, 'registration' | 'storageDir'>> & {
   rateLimit: false | (RateLimitFileOptions & Pick<RateLimitOptions, 'redis'> & { max: number })
   uploadQuota: UploadQuota
   /** HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS: webhook deliveries to loopback and private addresses. */

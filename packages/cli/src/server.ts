@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { createHelpdesk, createLocalFileStorage, type Helpdesk, type Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import helpdeskPlugin, { frameworkErrors, helpdeskMailSettings, openapiOptions, type HelpdeskPluginOptions } from '@helpdesk/fastify'
+import helpdeskPlugin, { frameworkErrors, helpdeskMailSettings, openapiOptions, type HelpdeskPluginPrebuiltOptions } from '@helpdesk/fastify'
 import helpdeskWeb from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
@@ -20,9 +20,14 @@ export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
   })
 }
 
-/** The one place the configuration becomes the plugin's options. */
-export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): HelpdeskPluginOptions {
-  return { ...config.plugin, helpdesk }
+/**
+ * The one place the configuration becomes the plugin's options: the HTTP ones
+ * (the services were built by `helpdeskFor` with `registration`, `storageDir`
+ * and the mail settings; of mail only the inbound secret stays with the plugin).
+ */
+export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): HelpdeskPluginPrebuiltOptions {
+  const { registration: _registration, storageDir: _storageDir, mail, ...http } = config.plugin
+  return { ...http, helpdesk, ...(mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}) }
 }
 
 /**

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { createHelpdesk } from '@helpdesk/core'
+import { createHelpdesk, ForbiddenError } from '@helpdesk/core'
 import { createKnexStore } from '@helpdesk/store-knex'
 import { CliError, loadConfig } from '../src/config.js'
-import { pluginOptionsFor } from '../src/server.js'
+import { helpdeskFor, pluginOptionsFor } from '../src/server.js'
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 
@@ -82,14 +82,16 @@ describe('configuration', () => {
     const store = createKnexStore({ url: 'sqlite::memory:' })
     t.after(async () => { await store.close() })
     const helpdesk = createHelpdesk({ store })
+    // `registration` and `storageDir` build the services (`helpdeskFor`); the plugin gets the HTTP options only.
     assert.deepEqual(pluginOptionsFor(config, helpdesk), {
       helpdesk,
       prefix: '/api/v1',
-      registration: false,
-      storageDir: '/srv/helpdesk/files',
       rateLimit: { max: 50, timeWindow: '30 seconds', loginMax: 3, keyPrefix: 'staging:', redis: 'redis://127.0.0.1:6379' },
       uploadQuota: { maxBytes: 200 * 2 ** 20, maxFiles: 20 }
     })
+    assert.equal(config.plugin.registration, false)
+    assert.equal(config.plugin.storageDir, '/srv/helpdesk/files')
+    await assert.rejects(helpdeskFor(config, store).auth.register({ first_name: 'A', last_name: 'B', email: 'a@example.com', password: 'secret123' }), ForbiddenError)
     const fromEnv = loadConfig({}, { HELPDESK_RATE_LIMIT: '70', HELPDESK_LOGIN_RATE_LIMIT: '4', HELPDESK_REDIS_URL: 'rediss://cache:6380', HELPDESK_REGISTRATION: 'yes', HELPDESK_TRUST_PROXY: '0', LOG_LEVEL: 'debug' }, dir)
     assert.deepEqual(fromEnv.plugin.rateLimit, { max: 70, timeWindow: '30 seconds', loginMax: 4, keyPrefix: 'staging:', redis: 'rediss://cache:6380' })
     assert.equal(fromEnv.plugin.registration, true)

@@ -94,7 +94,9 @@ function markdownFiles (): string[] {
 describe('docs', () => {
   it('document every plugin option', () => {
     const plugin = section(read('docs/configuration.md'), 'Plugin options')
-    const options = interfaceMembers('packages/fastify/src/options.ts', 'HelpdeskPluginOptions')
+    // HelpdeskPluginOptions is a union (`store` with the service options, or a prebuilt `helpdesk`): every member of its parts.
+    const parts = ['HelpdeskPluginCommonOptions', 'HelpdeskServiceOptions', 'HelpdeskPluginStoreOptions', 'HelpdeskPluginPrebuiltOptions']
+    const options = [...new Set(parts.flatMap((part) => interfaceMembers('packages/fastify/src/options.ts', part)))]
     const rateLimit = interfaceMembers('packages/fastify/src/options.ts', 'RateLimitOptions').map((m) => `rateLimit.${m}`)
     assert.ok(options.length >= 10)
     assert.deepEqual([...options, ...rateLimit].filter((o) => !hasRow(plugin, o)), [], 'options missing from docs/configuration.md#plugin-options')

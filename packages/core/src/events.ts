@@ -35,7 +35,15 @@ export class EventBus {
     }
   }
 
+  private failures = 0
+
+  /** Hears of every subscriber that threw or rejected (after it was counted); the Fastify plugin logs them. */
   onError: (error: unknown, event: DomainEvent) => void = () => {}
+
+  /** How many times a subscriber threw or rejected since this bus was made (`/ready` shows it). */
+  get subscriberErrors (): number {
+    return this.failures
+  }
 
   /** Emits inside a transaction opened by `transaction()` below. */
   async emit (tx: Store, event: DomainEvent): Promise<void> {
@@ -63,10 +71,19 @@ export class EventBus {
     return result
   }
 
+  private failed (error: unknown, event: DomainEvent): void {
+    this.failures++
+    try {
+      this.onError(error, event)
+    } catch {
+      // A failing error handler must not become an unhandled rejection; the failure is counted.
+    }
+  }
+
   private deliver (events: DomainEvent[]): void {
     for (const event of events) {
       for (const subscriber of this.subscribers) {
-        Promise.resolve().then(async () => { await subscriber(event) }).catch((error) => { this.onError(error, event) })
+        Promise.resolve().then(async () => { await subscriber(event) }).catch((error: unknown) => { this.failed(error, event) })
       }
     }
   }

@@ -1,7 +1,10 @@
-export { helpdesk, helpdesk as default, helpdeskMailSettings } from './plugin.js'
+export { helpdesk, helpdesk as default } from './plugin.js'
+export { helpdeskMailSettings } from './services.js'
 export { openapiOptions } from './http/openapi.js'
 export { frameworkErrors } from './http/framework-errors.js'
-export type { HelpdeskPluginOptions, HelpdeskMailOptions, RateLimitOptions, AuthenticateResult, EventStreamPluginOptions } from './options.js'
+export type {
+  HelpdeskPluginOptions, HelpdeskPluginCommonOptions, HelpdeskPluginStoreOptions, HelpdeskPluginPrebuiltOptions, HelpdeskServiceOptions, HelpdeskMailOptions, RateLimitOptions, AuthenticateResult, EventStreamPluginOptions
+} from './options.js'
 export type { RouteAuth } from './http/authentication.js'
 export { registerWebhookDelivery, type WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
 export { checkWebhookTarget, isPublicAddress, WebhookTargetError } from './webhooks/webhook-targets.js'

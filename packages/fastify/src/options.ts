@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
-import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, Store, UploadQuota, User } from '@helpdesk/core'
+import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, Store, TokenCacheOptions, UploadQuota, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
 export type AuthenticateResult = User | { id: number } | { email: string } | null | undefined
@@ -39,12 +39,8 @@ export interface HelpdeskMailOptions extends MailSettings {
   inboundSecret?: string
 }
 
-/** Options of the Fastify plugin. */
-export interface HelpdeskPluginOptions {
-  /** The storage adapter (e.g. `createKnexStore({ url })`). Required unless `helpdesk` is given. */
-  store?: Store
-  /** Prebuilt services (`createHelpdesk(...)`); overrides `store`. */
-  helpdesk?: Helpdesk
+/** The options of the plugin with or without a prebuilt `helpdesk`: how the HTTP door behaves. */
+export interface HelpdeskPluginCommonOptions {
   /** Route prefix. Default `/api/v1`. */
   prefix?: string
   /**
@@ -54,28 +50,8 @@ export interface HelpdeskPluginOptions {
   authenticate?: (request: FastifyRequest) => Promise<AuthenticateResult> | AuthenticateResult
   /** Rate limiting (CONTRACT §2). `false` switches it off and no rate-limit headers are sent. */
   rateLimit?: false | RateLimitOptions
-  /** Allow `POST /auth/register`. Default true. */
-  registration?: boolean
   /** Avatar URLs. Default Gravatar identicons. */
   avatar?: AvatarResolver
-  /** Password hashing. Default argon2id. */
-  hasher?: PasswordHasher
-  /**
-   * Verifies marketplace purchase codes (CONTRACT §15): grants knowledge-base
-   * levels 3 and 4 to customers with valid codes on their tickets, and enforces
-   * categories' `purchase_verification` on ticket creation. Without it those
-   * levels are staff-only and nothing is enforced. When `helpdesk` is given,
-   * pass the verifier to `createHelpdesk` instead.
-   */
-  marketplace?: MarketplaceVerifier
-  /** Directory of attachment files. Default `./storage`, relative to the working directory. */
-  storageDir?: string
-  /**
-   * Where attachment files live instead of `storageDir` (e.g. object storage,
-   * needed by several instances). When `helpdesk` is given, pass it to
-   * `createHelpdesk` (`fileStorage`) instead.
-   */
-  fileStorage?: FileStorage
   /**
    * What one user may hold in uploads not yet linked to a ticket or comment
    * (they are removed after 24 h): `maxBytes` (default 200 MB) and `maxFiles`
@@ -85,7 +61,8 @@ export interface HelpdeskPluginOptions {
   /**
    * Called with every domain event after its transaction committed (never for
    * a change that rolled back): the place for webhooks, e-mail or streams.
-   * Errors are logged, never returned to the request that caused the event.
+   * Errors are logged and counted (`/ready`), never returned to the request
+   * that caused the event.
    */
   onEvent?: (event: DomainEvent) => void | Promise<void>
   /** The live event stream (`GET /events`): connection cap and heartbeat. */
@@ -100,11 +77,65 @@ export interface HelpdeskPluginOptions {
   workers?: boolean | { pollMs?: number }
   /** Webhook delivery (docs/webhooks.md): SSRF guard, timeout, retries, when endpoints are switched off. */
   webhooks?: WebhookDeliveryOptions
+}
+
+/**
+ * What the services are built with when the plugin builds them (`store`
+ * given): the plugin passes these to `createHelpdesk`. With a prebuilt
+ * `helpdesk` they belong to `createHelpdesk` and passing them to the plugin is
+ * a type error (and a start-up error for JavaScript callers).
+ */
+export interface HelpdeskServiceOptions {
+  /** Allow `POST /auth/register`. Default true. */
+  registration?: boolean
+  /** Password hashing. Default argon2id. */
+  hasher?: PasswordHasher
+  /**
+   * Verifies marketplace purchase codes (CONTRACT §15): grants knowledge-base
+   * levels 3 and 4 to customers with valid codes on their tickets, and enforces
+   * categories' `purchase_verification` on ticket creation. Without it those
+   * levels are staff-only and nothing is enforced.
+   */
+  marketplace?: MarketplaceVerifier
+  /** Directory of attachment files. Default `./storage`, relative to the working directory. */
+  storageDir?: string
+  /**
+   * Where attachment files live instead of `storageDir` (e.g. object storage,
+   * needed by several instances).
+   */
+  fileStorage?: FileStorage
+  /** Caching of bearer-token lookups (revocations always apply at once). Default 10 s, 10,000 tokens. */
+  tokenCache?: TokenCacheOptions
   /**
    * Mail: notifications sent by SMTP (queued as `mail.send` jobs, sent by the
    * job runner: start it with `helpdesk.jobs.start()` or the CLI's `serve`)
-   * and tickets from mail (`POST /mail/inbound`). When `helpdesk` is given,
-   * pass the settings to `createHelpdesk` (`mail`) and keep `inboundSecret` here.
+   * and tickets from mail (`POST /mail/inbound`).
    */
   mail?: HelpdeskMailOptions
 }
+
+/** The plugin builds the services on `store` (`createHelpdesk({ store, ...HelpdeskServiceOptions })`). */
+export interface HelpdeskPluginStoreOptions extends HelpdeskPluginCommonOptions, HelpdeskServiceOptions {
+  /** The storage adapter (e.g. `createKnexStore({ url })`). */
+  store: Store
+  helpdesk?: never
+}
+
+/** The plugin serves services built by the host (`createHelpdesk(...)`), as they are. */
+export interface HelpdeskPluginPrebuiltOptions extends HelpdeskPluginCommonOptions, PrebuiltExcluded {
+  /** Prebuilt services (`createHelpdesk(...)`), for a host that also calls them outside HTTP. */
+  helpdesk: Helpdesk
+  store?: never
+  /** Only the HTTP side of mail: the inbound-parse secret. The mail settings go to `createHelpdesk({ mail })`. */
+  mail?: Pick<HelpdeskMailOptions, 'inboundSecret'>
+}
+
+/** The service options, each forbidden next to a prebuilt `helpdesk` (they belong to `createHelpdesk`). */
+type PrebuiltExcluded = { [K in Exclude<keyof HelpdeskServiceOptions, 'mail'>]?: never }
+
+/**
+ * Options of the Fastify plugin: either `store` (the plugin builds the
+ * services, with `HelpdeskServiceOptions`) or a prebuilt `helpdesk` (whose
+ * services were built with `createHelpdesk`), plus the common options.
+ */
+export type HelpdeskPluginOptions = HelpdeskPluginStoreOptions | HelpdeskPluginPrebuiltOptions

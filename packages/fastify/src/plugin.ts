@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import cookie from '@fastify/cookie'
 import type { FastifyInstance } from 'fastify'
-import { createHelpdesk, createLocalFileStorage, gravatar, type Helpdesk, type HelpdeskOptions } from '@helpdesk/core'
+import { gravatar, type Helpdesk } from '@helpdesk/core'
 import { installAuthentication } from './http/authentication.js'
 import { installNulCharacterCheck } from './http/nul-characters.js'
 import { installErrorHandling } from './http/errors.js'
@@ -13,7 +13,8 @@ import { installRateLimit } from './http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from './http/route-context.js'
 import { installSerialization } from './http/serializers.js'
 import { installValidation } from './http/validator.js'
-import type { HelpdeskMailOptions, HelpdeskPluginOptions } from './options.js'
+import type { HelpdeskPluginOptions } from './options.js'
+import { helpdeskServices } from './services.js'
 import { agentRoutes } from './routes/agents/agent-routes.js'
 import { collectionRoutes } from './routes/article-collections/collection-routes.js'
 import { articleRoutes } from './routes/articles/article-routes.js'
@@ -30,7 +31,6 @@ import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
 import { mailRoutes } from './routes/mail/mail-routes.js'
-import { createSmtpTransport } from '@helpdesk/mail'
 import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
 import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
 
@@ -47,17 +47,7 @@ const routeModules = [healthRoutes, authRoutes, sessionRoutes, customerRoutes, a
   eventStreamRoutes, mailRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
-  const helpdesk = options.helpdesk ?? (() => {
-    if (options.store === undefined) throw new Error('@helpdesk/fastify: pass `store` (or `helpdesk`) in the plugin options.')
-    return createHelpdesk({
-      store: options.store,
-      ...(options.hasher !== undefined ? { hasher: options.hasher } : {}),
-      ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {}),
-      fileStorage: options.fileStorage ?? createLocalFileStorage(options.storageDir ?? './storage'),
-      registration: options.registration ?? true,
-      ...(options.mail !== undefined ? { mail: helpdeskMailSettings(options.mail) } : {})
-    })
-  })()
+  const helpdesk = helpdeskServices(options)
   host.decorate('helpdesk', helpdesk)
   installEventSubscription(host, helpdesk, options)
   installJobWorkers(host, helpdesk, options, options.avatar ?? gravatar)
@@ -88,13 +78,6 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
     const context: RouteContext = { helpdesk, avatar: options.avatar ?? gravatar, options: { ...options, rateLimit: options.rateLimit ?? {} } }
     for (const routes of routeModules) routes(app, context)
   }, { prefix: options.prefix ?? '/api/v1' })
-}
-
-/** Core's mail settings (`createHelpdesk({ mail })`) from the plugin's `mail` option, with an SMTP transport for `smtpUrl`. */
-export function helpdeskMailSettings (mail: HelpdeskMailOptions): NonNullable<HelpdeskOptions['mail']> {
-  const { smtpUrl, transport, inboundSecret: _secret, ...settings } = mail
-  const chosen = transport ?? (smtpUrl !== undefined && smtpUrl !== '' ? createSmtpTransport(smtpUrl) : undefined)
-  return { ...settings, transport: chosen }
 }
 
 /** The help desk's HTTP API as a Fastify plugin. */

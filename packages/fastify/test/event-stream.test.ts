@@ -3,13 +3,13 @@ import { describe, it, type TestContext } from 'node:test'
 import Fastify from 'fastify'
 import { createHelpdesk, createLocalFileStorage } from '@helpdesk/core'
 import { createKnexStore } from '@helpdesk/store-knex'
-import helpdeskPlugin, { frameworkErrors, type HelpdeskPluginOptions } from '../src/index.js'
-import { buildApp, eachDialect, testHasher, type TestApp } from './helpers.js'
+import helpdeskPlugin, { frameworkErrors } from '../src/index.js'
+import { buildApp, eachDialect, testHasher, type BuildAppOptions, type TestApp } from './helpers.js'
 import { openStream, type SseEvent, type SseStream } from './sse-client.js'
 import { desk, postComment, postTicket } from './ticket-fixtures.js'
 
 /** An app listening on a loopback port, and a way to open streams on it as a token's owner. */
-async function listening (t: TestContext, dialect: 'sqlite' | 'postgres', options: Partial<HelpdeskPluginOptions> = {}) {
+async function listening (t: TestContext, dialect: 'sqlite' | 'postgres', options: BuildAppOptions = {}) {
   const h = await buildApp(t, dialect, options)
   await h.app.listen({ host: '127.0.0.1', port: 0 })
   return { h, stream: streamer(h), base: baseOf(h) }

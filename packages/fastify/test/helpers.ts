@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, type Helpdesk, type User } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '@helpdesk/store-knex'
-import helpdeskPlugin, { frameworkErrors, type HelpdeskPluginOptions } from '../src/index.js'
+import helpdeskPlugin, { frameworkErrors, type HelpdeskPluginCommonOptions, type HelpdeskServiceOptions } from '../src/index.js'
 
 export { testDialects }
 
@@ -39,20 +39,27 @@ export interface RegisteredRoute {
 
 let counter = 0
 
+/** What a test's app is built with: the plugin's options and the services' (createHelpdesk's), as if the plugin built them. */
+export type BuildAppOptions = HelpdeskPluginCommonOptions & HelpdeskServiceOptions
+
 /** A migrated database of `dialect` and an app with the plugin; both torn down after the test. */
-export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', options: Partial<HelpdeskPluginOptions> = {}): Promise<TestApp> {
+export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', options: BuildAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(dialect)
   const store = createKnexStore({ url: db.url })
   await store.migrate()
   const storageDir = mkdtempSync(join(tmpdir(), 'helpdesk-files-'))
-  // The plugin's `marketplace` and `fileStorage` options only reach services it builds itself; this one is prebuilt.
+  // The services are prebuilt (tests call them directly): the service options go to createHelpdesk, the rest to the plugin.
+  const { registration, hasher, marketplace, storageDir: _storageDir, fileStorage, tokenCache, mail, ...pluginOptions } = options
   const helpdesk = createHelpdesk({
     store,
-    hasher: testHasher,
-    fileStorage: options.fileStorage ?? createLocalFileStorage(storageDir),
-    ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {}),
-    ...(options.mail !== undefined ? { mail: options.mail } : {})
+    hasher: hasher ?? testHasher,
+    fileStorage: fileStorage ?? createLocalFileStorage(storageDir),
+    ...(registration !== undefined ? { registration } : {}),
+    ...(marketplace !== undefined ? { marketplace } : {}),
+    ...(tokenCache !== undefined ? { tokenCache } : {}),
+    ...(mail !== undefined ? { mail } : {})
   })
+  const inbound = mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}
   const app = Fastify({ logger: false, frameworkErrors })
   const routes: string[] = []
   const routeOptions: RegisteredRoute[] = []
@@ -64,7 +71,7 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
     }
   })
   // No job runner unless a test asks for one: tests run jobs with `helpdesk.jobs.runDue()`, and a runner's polls would count as queries.
-  await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, workers: false, ...options })
+  await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, workers: false, ...pluginOptions, ...inbound })
   await app.ready()
   t.after(async () => {
     await app.close()

@@ -2,7 +2,7 @@ import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import { UserStatus } from '@helpdesk/core'
-import helpdeskPlugin, { frameworkErrors } from '../src/index.js'
+import helpdeskPlugin, { frameworkErrors, type HelpdeskPluginCommonOptions } from '../src/index.js'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectError, expectStatus, expectUnauthenticated, expectValidation, keysOf } from './http-assertions.js'
 
@@ -29,7 +29,7 @@ function withCookie (h: TestApp, session: Session, method: 'GET' | 'POST' | 'DEL
   })
 }
 
-async function hostApp (t: TestContext, h: TestApp, options: Parameters<typeof helpdeskPlugin>[1] = {}, trustProxy = false) {
+async function hostApp (t: TestContext, h: TestApp, options: HelpdeskPluginCommonOptions = {}, trustProxy = false) {
   const app = Fastify({ logger: false, frameworkErrors, trustProxy })
   await app.register(helpdeskPlugin, { helpdesk: h.helpdesk, rateLimit: false, ...options })
   await app.ready()

@@ -44,9 +44,9 @@ export class AuthService {
     })
   }
 
-  /** Self-service sign-up. `enabled` lets a door override the context's setting (the plugin's `registration` option). */
-  async register (input: NewPersonInput, enabled = this.ctx.registration): Promise<{ token: string, user: User }> {
-    if (!enabled) throw new ForbiddenError('Registration is disabled.')
+  /** Self-service sign-up, when `createHelpdesk`'s `registration` allows it (the one place that setting lives). */
+  async register (input: NewPersonInput): Promise<{ token: string, user: User }> {
+    if (!this.ctx.registration) throw new ForbiddenError('Registration is disabled.')
     checkNewPerson(input)
     const passwordHash = await this.ctx.hasher.hash(input.password)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {

@@ -48,8 +48,15 @@ export class JobRunner {
   private pollMs = 2000
   private unsubscribe: (() => void) | null = null
 
+  private failures = 0
+
   /** Hears of failures of the runner itself (the database), not of handlers (those are kept on the job). */
   onError: (error: unknown, job?: Job) => void = () => {}
+
+  /** How many times the runner itself failed (see `onError`) since it was made (`/ready` shows it). */
+  get errors (): number {
+    return this.failures
+  }
 
   constructor (private readonly store: Store, private readonly clock: Clock) {}
 
@@ -94,7 +101,7 @@ export class JobRunner {
     try {
       await this.store.jobs.enqueue([{ type, uniqueKey: `recurring:${type}`, runAt: formatDateTime(new Date(this.clock.now().getTime() + delayMs)) }])
     } catch (error) {
-      this.onError(error)
+      this.failed(error)
     }
   }
 
@@ -130,7 +137,7 @@ export class JobRunner {
         try {
           await this.claimAndStart(wanted)
         } catch (error) {
-          this.onError(error)
+          this.failed(error)
         }
       }
     })().finally(() => {
@@ -199,7 +206,7 @@ export class JobRunner {
     const registration = this.types.get(job.type)
     if (registration === undefined) return
     const beat = setInterval(() => {
-      this.store.jobs.extendLease(job.id, this.workerId, registration.leaseMs).catch((error: unknown) => { this.onError(error, job) })
+      this.store.jobs.extendLease(job.id, this.workerId, registration.leaseMs).catch((error: unknown) => { this.failed(error, job) })
     }, Math.max(1000, registration.leaseMs / 3))
     beat.unref()
     let failure: unknown = null
@@ -226,7 +233,16 @@ export class JobRunner {
       if (finished && interval !== undefined) await this.enqueueRecurring(job.type, interval)
     } catch (error) {
       // The lease expires and another claim runs the job again.
+      this.failed(error, job)
+    }
+  }
+
+  private failed (error: unknown, job?: Job): void {
+    this.failures++
+    try {
       this.onError(error, job)
+    } catch {
+      // Counted; a failing error handler must not stop the runner.
     }
   }
 }

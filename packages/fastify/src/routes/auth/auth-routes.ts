@@ -37,7 +37,7 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: Rou
     },
     config: { auth: 'none' }
   }, async (request, reply) => {
-    const { token, user } = await helpdesk.auth.register(request.body, options.registration)
+    const { token, user } = await helpdesk.auth.register(request.body)
     return await reply.code(201).send({ data: { token, user: presentPerson(user, avatar) } })
   })
 
