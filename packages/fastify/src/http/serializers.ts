@@ -11,7 +11,13 @@ export function installSerialization (app: FastifyInstance): void {
   app.setSerializerCompiler(({ schema }) => {
     let serialize = compiled.get(schema)
     if (serialize === undefined) {
-      serialize = fastJson(schema as Parameters<typeof fastJson>[0]) as (data: unknown) => string
+      // Compiled when it first serializes, not at start-up (issue #14): most
+      // routes do not answer in the server's first second.
+      let compiledSerialize: ((data: unknown) => string) | undefined
+      serialize = (data) => {
+        compiledSerialize ??= fastJson(schema as Parameters<typeof fastJson>[0]) as (data: unknown) => string
+        return compiledSerialize(data)
+      }
       compiled.set(schema, serialize)
     }
     return serialize
