@@ -11,13 +11,7 @@ export function installSerialization (app: FastifyInstance): void {
   app.setSerializerCompiler(({ schema }) => {
     let serialize = compiled.get(schema)
     if (serialize === undefined) {
-      // Compiled when it first serializes, not at start-up (issue #14): most
-      // routes do not answer in the server's first second.
-      let compiledSerialize: ((data: unknown) => string) | undefined
-      serialize = (data) => {
-        compiledSerialize ??= fastJson(schema as Parameters<typeof fastJson>[0]) as (data: unknown) => string
-        return compiledSerialize(data)
-      }
+      serialize = fastJson(schema as Parameters<typeof fastJson>[0]) as (data: unknown) => string
       compiled.set(schema, serialize)
     }
     return serialize

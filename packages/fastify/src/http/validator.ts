@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv
@@ -15,43 +15,18 @@ export function installValidation (app: FastifyInstance): void {
   const body = addFormats(new Ajv({ ...common, coerceTypes: false }))
   const query = addFormats(new Ajv({ ...common, coerceTypes: 'array' }))
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart !== 'body') return compiledOnFirstUse(() => query.compile(schema))
-    const isObject = (schema as { type?: unknown }).type === 'object'
-    return compiledOnFirstUse(() => {
-      const validate = body.compile(schema)
-      if (!isObject) return validate
-      // No body at all is checked as an empty object, so the error names each required field
-      // (`responses`, `order`...) rather than the body as a whole.
-      const checkBody = (data: unknown): boolean | { value: unknown } => {
-        const value = data ?? {}
-        const valid = validate(value)
-        checkBody.errors = validate.errors
-        return valid && data !== value ? { value } : valid
-      }
-      checkBody.errors = null as typeof validate.errors
-      return checkBody
-    })
+    if (httpPart !== 'body') return query.compile(schema)
+    const validate = body.compile(schema)
+    if ((schema as { type?: unknown }).type !== 'object') return validate
+    // No body at all is checked as an empty object, so the error names each required field
+    // (`responses`, `order`...) rather than the body as a whole.
+    const checkBody = (data: unknown): boolean | { value: unknown } => {
+      const value = data ?? {}
+      const valid = validate(value)
+      checkBody.errors = validate.errors
+      return valid && data !== value ? { value } : valid
+    }
+    checkBody.errors = null as typeof validate.errors
+    return checkBody
   })
-}
-
-type Validate = ReturnType<FastifySchemaCompiler<unknown>>
-
-/**
- * A validator compiled when it first validates, not when its route is
- * registered: compiling every route's schemas up front was a third of the
- * server's start-up (issue #14), and most routes are not called in the
- * first second. The first request of a route pays its compile (a few ms);
- * the schemas are the same and validate the same. `errors` is the compiled
- * validator's, read by Fastify after each call.
- */
-function compiledOnFirstUse (compile: () => Validate): Validate {
-  let compiled: Validate | undefined
-  const validate: Validate = (data) => {
-    compiled ??= compile()
-    const result = compiled(data)
-    validate.errors = compiled.errors
-    return result
-  }
-  validate.errors = null
-  return validate
 }
