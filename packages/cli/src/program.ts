@@ -1,5 +1,4 @@
 import { Command, CommanderError } from 'commander'
-import { describeError } from './describe-error.js'
 import { processIo, type CliIo } from './io.js'
 import { doctorCommand } from './commands/doctor.js'
 import { importCommand } from './commands/import.js'
@@ -16,7 +15,11 @@ import { webhooksDeleteCommand } from './commands/webhooks-delete.js'
 import { webhooksListCommand } from './commands/webhooks-list.js'
 import { webhooksRotateCommand } from './commands/webhooks-rotate.js'
 
-/** Every command, one file each. */
+/**
+ * Every command, one file each. A command's definition (name, options, help)
+ * is cheap to load: its action imports what it runs (the domain, the store,
+ * Fastify, mail) only when it runs, so `--help` and `--version` load none of it.
+ */
 const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand,
   jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand, mailTestCommand]
 
@@ -39,6 +42,8 @@ export async function run (argv: string[], io: CliIo = processIo): Promise<numbe
     return 0
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode
+    // Loaded here: it knows the domain's errors, which `--help` must not load.
+    const { describeError } = await import('./describe-error.js')
     io.err(`error: ${describeError(error)}`)
     return 1
   }

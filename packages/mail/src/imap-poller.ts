@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow'
+import type { ImapFlow } from 'imapflow'
 import type { InboundMailService } from '@helpdesk/core'
 import { receiveRaw } from './parse-mail.js'
 
@@ -20,11 +20,11 @@ export interface ImapPoller {
   close(): Promise<void>
 }
 
-function connectionOf (url: string): { client: ImapFlow, mailbox: string } {
+function connectionOf (url: string, Imap: typeof ImapFlow): { client: ImapFlow, mailbox: string } {
   const parsed = new URL(url)
   if (parsed.protocol !== 'imap:' && parsed.protocol !== 'imaps:') throw new Error('The IMAP URL must start with imap:// or imaps://')
   const secure = parsed.protocol === 'imaps:'
-  const client = new ImapFlow({
+  const client = new Imap({
     host: parsed.hostname,
     port: parsed.port !== '' ? Number(parsed.port) : secure ? 993 : 143,
     secure,
@@ -51,7 +51,8 @@ function deliveredTo (raw: Buffer): string[] {
  * polls every `pollMs` in any case. One poll at a time.
  */
 export async function startImapPoller (options: ImapPollerOptions): Promise<ImapPoller> {
-  const { client, mailbox } = connectionOf(options.url)
+  // imapflow loads with the first poller, not with the package.
+  const { client, mailbox } = connectionOf(options.url, (await import('imapflow')).ImapFlow)
   let closed = false
   let running: Promise<number> | null = null
   let again = false

@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject } from 'mailparser'
+import type { AddressObject } from 'mailparser'
 import { messageIdList, type InboundMail, type InboundMailService, type InboundResult, type MailAddress } from '@helpdesk/core'
 
 /** What the SMTP conversation said, beside the headers (the listener knows it; HTTP and IMAP may not). */
@@ -40,6 +40,8 @@ export async function receiveRaw (
 
 /** Parses a raw RFC 5322 message (mailparser) into what the help desk reads of it. */
 export async function parseMail (raw: Buffer, envelope: MailEnvelope = {}): Promise<InboundMail> {
+  // mailparser (and its charset tables) loads with the first mail received, not with the package.
+  const { simpleParser } = await import('mailparser')
   const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true })
   const headers: Record<string, string> = {}
   for (const { key, line } of parsed.headerLines) {

@@ -1,4 +1,3 @@
-import { SMTPServer } from 'smtp-server'
 import type { InboundMailService } from '@helpdesk/core'
 import { receiveRaw } from './parse-mail.js'
 
@@ -28,6 +27,8 @@ export interface SmtpListener {
  * temporary 451, so the sending server keeps it and tries again.
  */
 export async function startSmtpListener (options: SmtpListenerOptions): Promise<SmtpListener> {
+  // Loaded here, not with the package: a server that receives no mail over SMTP never loads it.
+  const { SMTPServer } = await import('smtp-server')
   const maxBytes = options.maxBytes ?? 40 * 2 ** 20
   const server = new SMTPServer({
     name: options.name,

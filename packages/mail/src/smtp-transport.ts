@@ -1,16 +1,18 @@
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { MailTransport, OutgoingMail } from '@helpdesk/core'
 
 /**
  * Sends through an SMTP server (nodemailer): `smtp://user:pass@host:587`
  * (STARTTLS when offered) or `smtps://...:465`. The URL's password never
- * appears in errors.
+ * appears in errors. nodemailer loads, and the transporter is made, with the
+ * first mail sent, so a server that sends none never loads it.
  */
 export function createSmtpTransport (url: string): MailTransport {
-  const transporter = nodemailer.createTransport(url)
+  let transporter: Promise<Transporter> | undefined
   return {
     async send (mail: OutgoingMail) {
-      const info = await transporter.sendMail({
+      transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url))
+      const info = await (await transporter).sendMail({
         from: mail.from,
         to: mail.to,
         ...(mail.replyTo !== undefined ? { replyTo: mail.replyTo } : {}),
@@ -26,7 +28,7 @@ export function createSmtpTransport (url: string): MailTransport {
       return { response: info.response ?? '' }
     },
     close () {
-      transporter.close()
+      void transporter?.then((t) => { t.close() }, () => {})
     }
   }
 }

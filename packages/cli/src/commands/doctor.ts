@@ -1,15 +1,14 @@
 import { Command } from 'commander'
 import { accessSync, constants, mkdirSync } from 'node:fs'
-import { loadConfig, redact, type ConfigFlags, type HelpdeskConfig } from '../config.js'
+import type { ConfigFlags, HelpdeskConfig } from '../config.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import { openStore } from '../open-store.js'
-import { describeError } from '../describe-error.js'
 
 export interface Check { name: string, ok: boolean, detail: string, fix?: string }
 
 /** Checks configuration, database connectivity, migrations and the storage directory; says what to fix. */
 export async function diagnose (flags: ConfigFlags): Promise<Check[]> {
+  const [{ loadConfig, redact }, { openStore }, { describeError }] = await Promise.all([import('../config.js'), import('../open-store.js'), import('../describe-error.js')])
   const checks: Check[] = []
   let config: HelpdeskConfig
   try {

@@ -1,16 +1,14 @@
 import { Command } from 'commander'
-import { existsSync } from 'node:fs'
 import type { ImportFormat, ImportJob } from '@helpdesk/core'
-import { CliError, databaseUrl } from '../config.js'
+import { CliError } from '../config-file.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import { withHelpdesk } from '../open-store.js'
-import { progressBar } from '../progress.js'
 
 export interface ImportOptions { database?: string, config?: string, format?: ImportFormat, batchSize?: string, json?: boolean }
 
 /** Imports a JSON, JSON Lines or CSV file (docs/import-format.md); resolves with the finished job. */
 export async function importCommandAction (file: string, options: ImportOptions, io: CliIo): Promise<ImportJob> {
+  const [{ existsSync }, { databaseUrl }, { withHelpdesk }, { progressBar }] = await Promise.all([import('node:fs'), import('../config.js'), import('../open-store.js'), import('../progress.js')])
   if (!existsSync(file)) throw new CliError(`file ${file} does not exist`)
   const batchSize = options.batchSize === undefined ? undefined : Number(options.batchSize)
   if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000)) {

@@ -1,7 +1,5 @@
 import { Command } from 'commander'
-import { composeTestMail } from '@helpdesk/core'
-import { createSmtpTransport } from '@helpdesk/mail'
-import { CliError, loadConfig } from '../config.js'
+import { CliError } from '../config-file.js'
 import { configOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
@@ -9,6 +7,7 @@ export interface MailTestOptions { to: string, config?: string, json?: boolean }
 
 /** Sends one test mail through the configured SMTP server, now (not queued), and prints what the server answered. */
 export async function mailTest (options: MailTestOptions, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<{ response: string, messageId: string }> {
+  const [{ composeTestMail }, { createSmtpTransport }, { loadConfig }] = await Promise.all([import('@helpdesk/core'), import('@helpdesk/mail'), import('../config.js')])
   const mail = loadConfig({ config: options.config }, env).plugin.mail
   if (mail?.smtpUrl === undefined) throw new CliError('no SMTP server configured: set HELPDESK_SMTP_URL and HELPDESK_MAIL_FROM (see docs/mail.md)')
   if (!/^[^\s@]+@[^\s@]+$/.test(options.to)) throw new CliError(`--to must be an email address, got "${options.to}"`)

@@ -1,13 +1,12 @@
 import { Command } from 'commander'
-import { databaseUrl } from '../config.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import { openStore } from '../open-store.js'
 
 export interface MigrateOptions { database?: string, config?: string, json?: boolean, unlock?: boolean }
 
 /** Applies pending migrations; resolves with the names applied (none when the database is up to date). */
 export async function migrate (options: MigrateOptions, io: CliIo): Promise<string[]> {
+  const [{ databaseUrl }, { openStore }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   const store = await openStore(databaseUrl(options.database, process.env, options.config))
   try {
     if (options.unlock === true) {

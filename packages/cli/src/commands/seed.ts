@@ -1,13 +1,10 @@
 import { Command } from 'commander'
-import { Role, staffCategoryCounts, type Category, type Helpdesk, type User } from '@helpdesk/core'
-import { CliError, loadConfig } from '../config.js'
+import type { Category, Helpdesk, User } from '@helpdesk/core'
+import { CliError } from '../config-file.js'
 import type { CliIo } from '../io.js'
-import { withHelpdesk } from '../open-store.js'
-import { progressBar } from '../progress.js'
-import { DEMO_CUSTOMERS, seedDemoContent, type DemoContentSummary } from '../seed/demo-content.js'
+import type { DemoContentSummary } from '../seed/demo-content.js'
 import type { VolumePlan } from '../seed/seed-data.js'
-import { helpdeskFor } from '../server.js'
-import { seedVolume, VOLUME_PASSWORD, type VolumeSummary } from '../seed/seed-volume.js'
+import type { VolumeSummary } from '../seed/seed-volume.js'
 
 /** The demo accounts `helpdesk seed` creates (printed, and used by the README's curl tour). */
 export const DEMO_ACCOUNTS = [
@@ -35,6 +32,7 @@ type DemoAccount = { role: 'admin' | 'agent' | 'customer', email: string, passwo
 async function ensureUser (helpdesk: Helpdesk, account: DemoAccount): Promise<{ user: User, created: boolean }> {
   const existing = await helpdesk.context.store.users.findByEmail(account.email)
   if (existing !== null) return { user: existing, created: false }
+  const { Role } = await import('@helpdesk/core')
   const input = { first_name: account.first_name, last_name: account.last_name, email: account.email, password: account.password }
   const user = account.role === 'customer'
     ? await helpdesk.customers.create(null, input, false)
@@ -76,6 +74,9 @@ export function volumePlan (options: SeedOptions): VolumePlan | null {
  */
 export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   const plan = volumePlan(options)
+  const [{ staffCategoryCounts }, { loadConfig }, { withHelpdesk }, { progressBar }, { DEMO_CUSTOMERS, seedDemoContent }, { helpdeskFor }, { seedVolume, VOLUME_PASSWORD }] = await Promise.all([
+    import('@helpdesk/core'), import('../config.js'), import('../open-store.js'), import('../progress.js'), import('../seed/demo-content.js'), import('../server.js'), import('../seed/seed-volume.js')
+  ])
   const config = loadConfig({ database: options.database })
   // Attachments go where `helpdesk serve` (same configuration) looks for them.
   await withHelpdesk(config.databaseUrl, async (helpdesk) => {

@@ -1,13 +1,10 @@
 import { Command } from 'commander'
 import { randomBytes } from 'node:crypto'
-import { Role, type Helpdesk } from '@helpdesk/core'
-import { loadConfig, redact, type ConfigFlags } from '../config.js'
+import type { Helpdesk } from '@helpdesk/core'
+import type { ConfigFlags } from '../config.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import { openStore } from '../open-store.js'
-import { closeGracefully, shutdownGraceMs } from '../graceful-shutdown.js'
-import { startImapPoller, startSmtpListener, type ImapPoller, type SmtpListener } from '@helpdesk/mail'
-import { buildServer, DOCS_PATH, helpdeskFor } from '../server.js'
+import type { ImapPoller, SmtpListener } from '@helpdesk/mail'
 
 export type ServeOptions = ConfigFlags & { json?: boolean, workers?: boolean }
 
@@ -27,6 +24,9 @@ export interface ServeSummary {
 
 /** Migrates, creates a first administrator on an empty database, and serves until SIGINT/SIGTERM. */
 export async function serve (options: ServeOptions, io: CliIo): Promise<{ close: () => Promise<void>, url: string, summary: ServeSummary }> {
+  const [{ loadConfig, redact }, { openStore }, { closeGracefully, shutdownGraceMs }, { buildServer, DOCS_PATH, helpdeskFor }] = await Promise.all([
+    import('../config.js'), import('../open-store.js'), import('../graceful-shutdown.js'), import('../server.js')
+  ])
   const config = loadConfig(options)
   const graceMs = shutdownGraceMs()
   const store = await openStore(config.databaseUrl)
@@ -43,6 +43,8 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     app = await buildServer(config, helpdesk, { workers: options.workers !== false })
     address = await app.listen({ host: config.host, port: config.port })
     if (config.smtpPort !== null) {
+      // The mail package (SMTP server, MIME parser) loads only when mail is received here.
+      const { startSmtpListener } = await import('@helpdesk/mail')
       listener = await startSmtpListener({
         inbound: helpdesk.mail.inbound,
         port: config.smtpPort,
@@ -51,6 +53,7 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
       }).catch(async (error: unknown) => { await app.close(); throw error })
     }
     if (config.imap !== null) {
+      const { startImapPoller } = await import('@helpdesk/mail')
       poller = await startImapPoller({
         inbound: helpdesk.mail.inbound,
         url: config.imap.url,
@@ -112,6 +115,7 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
 async function bootstrapAdmin (helpdesk: Helpdesk): Promise<{ email: string, password: string } | null> {
   const staff = await helpdesk.context.store.users.staffIds({ admins: true })
   if (staff.length > 0) return null
+  const { Role } = await import('@helpdesk/core')
   const password = randomBytes(9).toString('base64url')
   const email = 'admin@example.com'
   if (await helpdesk.context.store.users.findByEmail(email) !== null) return null

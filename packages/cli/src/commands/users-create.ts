@@ -1,9 +1,7 @@
 import { Command } from 'commander'
-import { Role } from '@helpdesk/core'
-import { CliError, databaseUrl } from '../config.js'
+import { CliError } from '../config-file.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import { withHelpdesk } from '../open-store.js'
 
 export interface UsersCreateOptions {
   database?: string
@@ -16,10 +14,10 @@ export interface UsersCreateOptions {
   json?: boolean
 }
 
-const roles: Record<string, number> = { admin: Role.Admin, agent: Role.Agent, customer: Role.Customer }
-
 /** Creates an Active user through the same services the API uses. */
 export async function usersCreate (options: UsersCreateOptions, io: CliIo): Promise<number> {
+  const [{ Role }, { databaseUrl }, { withHelpdesk }] = await Promise.all([import('@helpdesk/core'), import('../config.js'), import('../open-store.js')])
+  const roles: Record<string, number> = { admin: Role.Admin, agent: Role.Agent, customer: Role.Customer }
   const role = roles[options.role]
   if (role === undefined) throw new CliError(`unknown role "${options.role}" (use admin, agent or customer)`)
   const input = {

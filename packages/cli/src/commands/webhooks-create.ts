@@ -1,9 +1,7 @@
 import { Command } from 'commander'
-import { checkWebhookTarget, WebhookTargetError } from '@helpdesk/fastify'
-import { databaseUrl, CliError } from '../config.js'
+import { CliError } from '../config-file.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import { withHelpdesk } from '../open-store.js'
 
 export interface WebhooksCreateOptions {
   database?: string, config?: string, url: string, events?: string, description?: string, allowPrivateTargets?: boolean, json?: boolean
@@ -11,6 +9,7 @@ export interface WebhooksCreateOptions {
 
 /** Creates an endpoint and prints its secret (shown this once). */
 export async function createWebhook (options: WebhooksCreateOptions, io: CliIo): Promise<{ id: number, secret: string }> {
+  const [{ checkWebhookTarget, WebhookTargetError }, { databaseUrl }, { withHelpdesk }] = await Promise.all([import('@helpdesk/fastify'), import('../config.js'), import('../open-store.js')])
   try {
     await checkWebhookTarget(options.url, options.allowPrivateTargets === true)
   } catch (error) {

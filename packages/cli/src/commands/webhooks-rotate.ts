@@ -1,13 +1,13 @@
 import { Command } from 'commander'
-import { databaseUrl, CliError } from '../config.js'
+import { CliError } from '../config-file.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import { withHelpdesk } from '../open-store.js'
 
 export interface WebhooksRotateOptions { database?: string, config?: string, overlap?: string, json?: boolean }
 
 /** A new signing secret; the old one keeps signing during the overlap. */
 export async function rotateWebhook (id: string, options: WebhooksRotateOptions, io: CliIo): Promise<string> {
+  const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   if (!/^\d+$/.test(id)) throw new CliError(`the webhook id must be a number, got "${id}"`)
   if (options.overlap !== undefined && !/^\d+$/.test(options.overlap)) throw new CliError(`--overlap must be a number of seconds, got "${options.overlap}"`)
   return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {

@@ -1,4 +1,3 @@
-import { hash, verify } from '@node-rs/argon2'
 import type { PasswordHasher } from '../ports.js'
 
 export interface Argon2Options {
@@ -12,8 +11,10 @@ export interface Argon2Options {
 export function createArgon2Hasher (options: Argon2Options = {}): PasswordHasher {
   const params = { memoryCost: options.memoryCost ?? 19456, timeCost: options.timeCost ?? 2, parallelism: 1 }
   return {
-    hash: async (password) => await hash(password, params),
+    // The native module loads with the first hash or check, not at start-up (issue #14).
+    hash: async (password) => await (await import('@node-rs/argon2')).hash(password, params),
     verify: async (stored, password) => {
+      const { verify } = await import('@node-rs/argon2')
       try {
         return await verify(stored, password)
       } catch {

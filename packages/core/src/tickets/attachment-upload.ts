@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream'
-import { fileTypeFromBuffer } from 'file-type'
 import { PayloadTooLargeError, ValidationError } from '../errors.js'
 
 /** Bytes looked at to tell the type: enough for every signature file-type knows. */
@@ -60,6 +59,8 @@ export async function inspectUpload (source: Readable, maxBytes: number): Promis
   }
   const sample = Buffer.concat(head)
   if (sample.length === 0) throw ValidationError.field('file', 'The file is empty.')
+  // file-type loads with the first upload, not at start-up (issue #14).
+  const { fileTypeFromBuffer } = await import('file-type')
   const detected = await fileTypeFromBuffer(sample)
   const type = detected !== undefined && /^[a-z0-9]{1,10}$/.test(detected.ext)
     ? { mime_type: detected.mime, extension: detected.ext }

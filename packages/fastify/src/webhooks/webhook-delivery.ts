@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import { Agent } from 'undici'
+import type { Agent } from 'undici'
 import {
   DEFAULT_WEBHOOK_DISABLE_POLICY, exponentialBackoff, formatDateTime, RetryJobError, signWebhookPayload,
   WEBHOOK_DELIVER_JOB, WEBHOOK_SIGNATURE_HEADER,
@@ -84,11 +84,13 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
   const settings = { allowPrivateTargets: options.allowPrivateTargets ?? false, timeoutMs: options.timeoutMs ?? 10_000 }
   const backoff = options.backoff ?? ((attempt: number) => exponentialBackoff(attempt, 30_000, 4 * 3_600_000))
   const policy: WebhookDisablePolicy = { ...DEFAULT_WEBHOOK_DISABLE_POLICY, ...options.disable }
-  const agent = new Agent({
+  // undici loads, and the pool is made, with the first delivery, not at start-up (issue #14).
+  let agent: Promise<Agent> | undefined
+  const agentOf = async (): Promise<Agent> => await (agent ??= import('undici').then(({ Agent }) => new Agent({
     connect: { lookup: guardedLookup(settings.allowPrivateTargets) as never, timeout: settings.timeoutMs },
     headersTimeout: settings.timeoutMs,
     bodyTimeout: settings.timeoutMs
-  })
+  })))
   const { webhooks, context } = helpdesk
 
   helpdesk.jobs.register(WEBHOOK_DELIVER_JOB, async (job: Job) => {
@@ -122,7 +124,7 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
       [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signWebhookPayload(body, work.secrets, timestamp)
     }
     const started = performance.now()
-    const result = await post(agent, work.endpoint.url, headers, body, settings)
+    const result = await post(await agentOf(), work.endpoint.url, headers, body, settings)
     const durationMs = Math.round(performance.now() - started)
     const retry = !result.ok && result.retryable && job.attempts < job.maxAttempts
     const delay = retry ? Math.max(backoff(job.attempts), result.retryAfterMs ?? 0) : null
@@ -141,5 +143,5 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
     if (delay !== null) throw new RetryJobError(result.error ?? 'failed', delay)
   }, { concurrency: options.concurrency ?? 32 })
 
-  return async () => { await agent.close() }
+  return async () => { if (agent !== undefined) await (await agent).close() }
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import pg from 'pg'
+import type pg from 'pg'
 import type { EventNotifierListener } from '@helpdesk/core'
 import type { StoreEventNotifier } from './store-event-notifier.js'
 
@@ -46,7 +46,9 @@ export function createPostgresNotifier (connection: pg.ClientConfig): StoreEvent
     if (client !== null) return
     if (connecting !== null) return await connecting
     connecting = (async () => {
-      const next = new pg.Client(connection)
+      // pg loads here, not with the store: a SQLite server never needs it.
+      const { default: { Client } } = await import('pg')
+      const next = new Client(connection)
       const lost = (): void => {
         if (client !== next) return
         client = null
