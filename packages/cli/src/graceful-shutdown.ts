@@ -25,12 +25,19 @@ class RequestsInFlight {
   private idleWaiters: Array<() => void> = []
 
   constructor (app: FastifyInstance) {
-    app.addHook('onRequest', async (request) => { this.active.add(request.id) })
-    app.addHook('onSend', async (request, _reply, payload) => {
-      this.finished(request.id)
-      return payload
+    // Callback hooks, not async ones: they run on every request, and a promise each is measurable (docs/perf-notes-request.md).
+    app.addHook('onRequest', (request, _reply, done) => {
+      this.active.add(request.id)
+      done()
     })
-    app.addHook('onResponse', async (request) => { this.finished(request.id) })
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      this.finished(request.id)
+      done(null, payload)
+    })
+    app.addHook('onResponse', (request, _reply, done) => {
+      this.finished(request.id)
+      done()
+    })
   }
 
   get count (): number {

@@ -47,9 +47,10 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   })
   trackRequestsInFlight(app)
   // Every answer of the server, Swagger UI and its 404s included, not only the API's.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     void reply.header('x-content-type-options', 'nosniff')
-    return payload
+    done(null, payload)
   })
   // Registered at the root so Swagger UI lists every route the plugin adds.
   await app.register(swagger, openapiOptions(config.plugin.prefix))

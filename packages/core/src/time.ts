@@ -5,8 +5,17 @@ export interface Clock { now(): Date }
 
 export const systemClock: Clock = { now: () => new Date() }
 
+/** The last second formatted: most calls (every view's read mark, every write's timestamps) ask for the same second again. */
+let lastSecond = Number.NaN
+let lastFormatted = ''
+
 export function formatDateTime (date: Date): DateTimeString {
-  return date.toISOString().slice(0, 19).replace('T', ' ')
+  const second = Math.floor(date.getTime() / 1000)
+  if (second !== lastSecond) {
+    lastFormatted = date.toISOString().slice(0, 19).replace('T', ' ')
+    lastSecond = second
+  }
+  return lastFormatted
 }
 
 /** `YYYY-MM-DD HH:MM:SS` -> `YYYY-MM-DDTHH:MM:SSZ` (the agent resource's ISO 8601 form). */

@@ -72,31 +72,48 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
     if (token !== null) request.verifiedToken = await helpdesk.auth.authenticate(token)
     else await verifySessionCookie(helpdesk, request)
   })
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const mode = request.routeOptions.config.auth ?? 'required'
     // An unknown route is a 404 for everyone (CONTRACT §6), whoever asks.
-    if (mode === 'none' || request.is404) return
-    const hostUser = await fromHost(helpdesk, options, request)
-    if (hostUser !== null && hostUser.status !== UserStatus.Banned) {
-      request.actor = hostUser
-    } else {
-      if (bearerToken(request) !== null) {
-        const found = request.verifiedToken
-        if (found !== null) {
-          request.actor = found.user
-          request.tokenId = found.tokenId
-        } else if (mode === 'required') {
-          throw new UnauthenticatedError()
-        }
-      } else if (request.sessionCookie !== null && request.verifiedToken !== null) {
-        // A cookie rides along on cross-site requests: changing something also needs the session's CSRF token.
-        if (!csrfAllows(request, request.sessionCookie)) throw new ForbiddenError(CSRF_MESSAGE)
-        request.actor = request.verifiedToken.user
-        request.tokenId = request.verifiedToken.tokenId
-      }
+    if (mode === 'none' || request.is404) {
+      done()
+      return
     }
-    if (mode === 'required' && request.actor === null) throw new UnauthenticatedError()
+    // Without a host `authenticate` option nothing here waits: a callback hook saves a promise per request.
+    if (options.authenticate === undefined) {
+      try {
+        resolveActor(request, mode, null)
+        done()
+      } catch (error) {
+        done(error as Error)
+      }
+      return
+    }
+    fromHost(helpdesk, options, request).then((hostUser) => { resolveActor(request, mode, hostUser) }).then(() => { done() }, (error: unknown) => { done(error as Error) })
   })
+}
+
+/** Sets `request.actor` from the host's user or the verified token (or cookie); throws 401/403 as the route's `auth` requires. */
+function resolveActor (request: FastifyRequest, mode: RouteAuth, hostUser: User | null): void {
+  if (hostUser !== null && hostUser.status !== UserStatus.Banned) {
+    request.actor = hostUser
+  } else {
+    if (bearerToken(request) !== null) {
+      const found = request.verifiedToken
+      if (found !== null) {
+        request.actor = found.user
+        request.tokenId = found.tokenId
+      } else if (mode === 'required') {
+        throw new UnauthenticatedError()
+      }
+    } else if (request.sessionCookie !== null && request.verifiedToken !== null) {
+      // A cookie rides along on cross-site requests: changing something also needs the session's CSRF token.
+      if (!csrfAllows(request, request.sessionCookie)) throw new ForbiddenError(CSRF_MESSAGE)
+      request.actor = request.verifiedToken.user
+      request.tokenId = request.verifiedToken.tokenId
+    }
+  }
+  if (mode === 'required' && request.actor === null) throw new UnauthenticatedError()
 }
 
 /** The actor of a route whose auth is `required`. */

@@ -7,7 +7,7 @@ import { listPage, loadIncludes, relationInclude, type ListMapping } from '../li
 import { commentColumns, commentFromRow, rowFromNewComment, ticketColumns, ticketFromRow, type CommentRow, type TicketRow } from '../rows/ticket-rows.js'
 import { attachmentsInclude } from './attachment-repository.js'
 import { usersByIds } from './customer-note-repository.js'
-import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
+import { insertMany, insertRows, now, type RepositoryContext } from './repository-context.js'
 
 type Item = WithIncludes<Comment>
 
@@ -49,8 +49,8 @@ export function createCommentRepository (ctx: RepositoryContext): CommentReposit
     },
     async create (comment) {
       const row = rowFromNewComment(comment, now(ctx))
-      const id = await insertId(db('comments').insert(row))
-      return commentFromRow({ id, ...row })
+      const [id] = await insertRows(ctx, 'comments', [row], true)
+      return commentFromRow({ id: id as number, ...row })
     },
     async createMany (list) {
       const at = now(ctx)

@@ -1,6 +1,6 @@
 import type { EventLogRepository, LoggedEvent } from '@helpdesk/core'
 import { parseJson } from '../rows/row-values.js'
-import { now, type RepositoryContext } from './repository-context.js'
+import { insertRows, now, type RepositoryContext } from './repository-context.js'
 
 interface EventLogRow {
   id: number | string
@@ -30,10 +30,9 @@ export function createEventLogRepository (ctx: RepositoryContext): EventLogRepos
     async append (events) {
       if (events.length === 0) return []
       const at = now(ctx)
-      const rows = await db('event_log').insert(events.map((event) => ({
+      return await insertRows(ctx, 'event_log', events.map((event) => ({
         type: event.type, actor_id: event.actor_id, ticket_id: event.ticket_id, payload: JSON.stringify(event.payload), created_at: at
-      }))).returning('id') as Array<{ id: number | string }>
-      return rows.map((row) => Number(row.id))
+      })), true)
     },
     async after (afterId, limit) {
       const rows = await db('event_log').select(columns).where('id', '>', afterId).orderBy('id').limit(limit) as EventLogRow[]

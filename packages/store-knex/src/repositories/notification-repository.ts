@@ -3,7 +3,7 @@ import { notificationList, type Notification, type NotificationRepository } from
 import { batches } from '../dialects/full-text.js'
 import { listPage, parseExact, type ListMapping } from '../list/list-mapping.js'
 import { notificationColumns, notificationFromRow, rowFromNewNotification, type NotificationRow } from '../rows/notification-row.js'
-import { now, type RepositoryContext } from './repository-context.js'
+import { insertRows, now, type RepositoryContext } from './repository-context.js'
 import { timeOrderedUuid } from './time-ordered-id.js'
 
 /** Rows per INSERT: well under SQLite's bound-variable limit whatever the audience size. */
@@ -38,7 +38,7 @@ export function createNotificationRepository (ctx: RepositoryContext): Notificat
     async createMany (notifications) {
       const at = now(ctx)
       const rows = notifications.map((n) => rowFromNewNotification(n, timeOrderedUuid(), at))
-      for (const part of batches(rows, INSERT_CHUNK)) await db('notifications').insert(part)
+      for (const part of batches(rows, INSERT_CHUNK)) await insertRows(ctx, 'notifications', part, false)
     },
     async list (userId, query) {
       return await listPage(db, ctx.dialect, ofUser(userId), mapping, query)

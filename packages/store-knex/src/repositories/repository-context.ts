@@ -49,3 +49,32 @@ export async function rowsByIds<Row> (db: Knex, table: string, columns: readonly
   const list = dialect.inIds(`"${table}"."id"`, ids.map(Number))
   return await dialect.run<Row>(db, `select ${quoted(columns)} from "${table}" where ${list.sql}`, list.bindings)
 }
+
+/** Row counts up to which `insertRows` writes the statement out (each count is one more statement kept prepared per connection). */
+const PREPARED_INSERT_ROWS = 8
+
+/**
+ * Inserts `rows` (objects with the same keys) into `table` as a statement prepared once per
+ * connection rather than through knex's builder, which costs more than the insert itself on the
+ * hot writes (a comment, its event, its notifications); returns the new ids when `returningId`.
+ * More rows than a few, or a value knex would have to translate (undefined), go through knex.
+ */
+export async function insertRows (ctx: RepositoryContext, table: string, rows: readonly object[], returningId: boolean): Promise<number[]> {
+  if (rows.length === 0) return []
+  const columns = Object.keys(rows[0] as object)
+  const values = rows.map((row) => columns.map((column) => (row as Record<string, unknown>)[column]))
+  const uniform = rows.every((row) => Object.keys(row).length === columns.length) && values.every((row) => !row.includes(undefined))
+  if (rows.length > PREPARED_INSERT_ROWS || !uniform) {
+    const query = ctx.db(table).insert(rows)
+    if (!returningId) {
+      await query
+      return []
+    }
+    return (await query.returning('id') as Array<{ id: number | string }>).map((row) => Number(row.id))
+  }
+  const placeholders = `(${columns.map(() => '?').join(', ')})`
+  const sql = `insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values ${rows.map(() => placeholders).join(', ')}` +
+    (returningId ? ' returning "id"' : '')
+  const inserted = await ctx.dialect.run<{ id: number | string }>(ctx.db, sql, values.flat())
+  return inserted.map((row) => Number(row.id))
+}

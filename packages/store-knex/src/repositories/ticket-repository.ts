@@ -1,7 +1,6 @@
-import type { Knex } from 'knex'
 import {
   CommentType, ticketList,
-  type Category, type Comment, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
+  type Category, type Comment, type CommentVisibility, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
   type User, type WithIncludes
 } from '@helpdesk/core'
 import { countInclude, loadIncludes, parseExact, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
@@ -11,7 +10,6 @@ import {
 } from '../rows/ticket-rows.js'
 import { attachmentsInclude } from './attachment-repository.js'
 import { categoriesByIds } from './category-repository.js'
-import { whereCommentVisible } from './comment-repository.js'
 import { usersByIds } from './customer-note-repository.js'
 import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
 import { listTickets } from './ticket-list.js'
@@ -20,32 +18,67 @@ import { indexTickets, ownerContains } from './ticket-search.js'
 
 type Item = WithIncludes<Ticket>
 
-/** `last_reply`: per ticket of the page, the newest comment the caller may see, in one windowed query. */
-function lastReplyInclude (scope: TicketScope): IncludeLoader<Item> {
+/*
+ * The includes a ticket view asks for on every request, written out as SQL and run as statements
+ * prepared once per connection (`dialect.run`): the same text whatever the page, so knex's query
+ * builder (most of an include's cost on a single ticket) is not on the path. Same rows as the
+ * builder's queries: `whereCommentVisible` spelled out below.
+ */
+
+/** The comments `visibility` lets a caller see, as SQL on `comments` (with its bindings). */
+function commentVisibleSql (visibility: CommentVisibility): { sql: string, bindings: unknown[] } {
+  if ('all' in visibility) return { sql: '', bindings: [] }
+  return {
+    sql: ' and comments.type = ? and (comments.private = ? or comments.ticket_id in (select tickets.id from tickets where tickets.user_id = ?))',
+    bindings: [CommentType.Reply, false, visibility.repliesFor]
+  }
+}
+
+/** `replies-count`: per ticket of the page, the replies the caller may see, in one grouped query. */
+function repliesCountInclude (ctx: RepositoryContext, scope: TicketScope): IncludeLoader<Item> {
   return async (db, items, _query, key) => {
-    const ranked = db('comments')
-      .select(commentColumns)
-      .select(db.raw('row_number() over (partition by comments.ticket_id order by comments.created_at desc, comments.id desc) as position'))
-      .whereIn('comments.ticket_id', items.map((i) => i.id))
-    whereCommentVisible(db, ranked, scope.comments)
-    const rows = await db.select('*').from(ranked.as('ranked')).where('ranked.position', 1) as Array<CommentRow & { position: number }>
+    const ids = [...new Set(items.map((i) => i.id))]
+    const list = ctx.dialect.inIds('comments.ticket_id', ids)
+    const visible = commentVisibleSql(scope.comments)
+    const rows = await ctx.dialect.run<{ owner: number, n: number | string }>(db,
+      `select comments.ticket_id as owner, count(*) as n from comments where ${list.sql} and comments.type = ?${visible.sql} group by comments.ticket_id`,
+      [...list.bindings, CommentType.Reply, ...visible.bindings])
+    const counts = new Map(rows.map((r) => [Number(r.owner), Number(r.n)]))
+    for (const item of items) item[key] = counts.get(item.id) ?? 0
+  }
+}
+
+const RANKED_COMMENT_COLUMNS = commentColumns.join(', ')
+
+/** `last_reply`: per ticket of the page, the newest comment the caller may see, in one windowed query. */
+function lastReplyInclude (ctx: RepositoryContext, scope: TicketScope): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const list = ctx.dialect.inIds('comments.ticket_id', items.map((i) => i.id))
+    const visible = commentVisibleSql(scope.comments)
+    const rows = await ctx.dialect.run<CommentRow & { position: number }>(db,
+      `select * from (select ${RANKED_COMMENT_COLUMNS}, row_number() over (partition by comments.ticket_id order by comments.created_at desc, comments.id desc) as position ` +
+      `from comments where ${list.sql}${visible.sql}) as ranked where ranked.position = 1`,
+      [...list.bindings, ...visible.bindings])
     const byTicket = new Map<number, Comment>(rows.map((row) => [row.ticket_id, commentFromRow(row)]))
     for (const item of items) item[key] = byTicket.get(item.id) ?? null
   }
 }
 
 /** `last_read_by_me`: when the caller last opened each ticket, or null. */
-function lastReadInclude (scope: TicketScope): IncludeLoader<Item> {
+function lastReadInclude (ctx: RepositoryContext, scope: TicketScope): IncludeLoader<Item> {
   return async (db, items, _query, key) => {
-    const rows = await db('ticket_reads').select('ticket_id', 'read_at')
-      .where('user_id', scope.viewerId).whereIn('ticket_id', items.map((i) => i.id)) as Array<{ ticket_id: number, read_at: string }>
+    const list = ctx.dialect.inIds('ticket_reads.ticket_id', items.map((i) => i.id))
+    const rows = await ctx.dialect.run<{ ticket_id: number, read_at: string }>(db,
+      `select ticket_reads.ticket_id, ticket_reads.read_at from ticket_reads where ticket_reads.user_id = ? and ${list.sql}`,
+      [scope.viewerId, ...list.bindings])
     const byTicket = new Map(rows.map((r) => [r.ticket_id, r.read_at]))
     for (const item of items) item[key] = byTicket.get(item.id) ?? null
   }
 }
 
 /** The list mapping for one caller: some includes and the search depend on who asks. */
-function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticketList, TicketRow, Item> {
+function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping<typeof ticketList, TicketRow, Item> {
+  const { db } = ctx
   return {
     spec: ticketList,
     sorts: {
@@ -83,12 +116,9 @@ function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticket
       category: relationInclude<Item, Category>('category_id', categoriesByIds),
       attachments: attachmentsInclude<Item>('ticket_id'),
       'attachments-count': countInclude<Item>('attachments', 'ticket_id', (qb) => { void qb.whereNull('comment_id') }),
-      'replies-count': countInclude<Item>('comments', 'ticket_id', (qb) => {
-        void qb.where('comments.type', CommentType.Reply)
-        whereCommentVisible(db, qb, scope.comments)
-      }),
-      last_reply: lastReplyInclude(scope),
-      last_read_by_me: lastReadInclude(scope)
+      'replies-count': repliesCountInclude(ctx, scope),
+      last_reply: lastReplyInclude(ctx, scope),
+      last_read_by_me: lastReadInclude(ctx, scope)
     },
     since: { updated_since: 'tickets.updated_at' },
     idColumn: 'tickets.id',
@@ -131,11 +161,11 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       return await db('tickets').where('id', id).delete() > 0
     },
     async list (scope, query: ListQuery): Promise<Page<Item>> {
-      return await listTickets(ctx, scope, query, ticketMapping(db, scope))
+      return await listTickets(ctx, scope, query, ticketMapping(ctx, scope))
     },
     async withIncludes (ticket, scope, query) {
       const item = { ...ticket } as Item
-      await loadIncludes(db, ticketMapping(db, scope) as ListMapping<typeof ticketList, unknown, Item>, [item], query)
+      await loadIncludes(db, ticketMapping(ctx, scope) as ListMapping<typeof ticketList, unknown, Item>, [item], query)
       return item
     },
     async markRead (ticketId, userId, at) {
