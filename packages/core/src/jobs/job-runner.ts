@@ -114,11 +114,9 @@ export class JobRunner {
     return await this.store.jobs.list(filter)
   }
 
-  /** Makes a failed (or waiting) job run again now, its attempts reset (a started runner looks at once); false when unknown. */
+  /** Makes a failed (or waiting) job run again now, its attempts reset; false when no such job is failed or pending. */
   async retry (id: number): Promise<boolean> {
-    const retried = await this.store.jobs.retry(id)
-    if (retried) this.wake()
-    return retried
+    return await this.store.jobs.retry(id)
   }
 
   /** Looks for due jobs now (called on new jobs; harmless at any time). */
