@@ -17,7 +17,7 @@ type HostUser = typeof hostUsers[number]
 
 /** Creates the help-desk account of a host user the first time they use the help desk. */
 async function provision (desk: Helpdesk, user: HostUser): Promise<{ id: number }> {
-  const existing = await desk.context.store.users.findByEmail(user.email)
+  const existing = await desk.auth.findUser({ email: user.email })
   if (existing !== null) return existing
   // The host owns authentication: the help-desk password is random and never used.
   const input = { first_name: user.name[0], last_name: user.name[1], email: user.email, password: crypto.randomUUID() }

@@ -23,6 +23,8 @@ import type { MailSettings, MailTransport } from './mail/mail.js'
 import { registerCoreJobs } from './jobs/core-jobs.js'
 import { recordWebhookDeliveries } from './webhooks/webhook-recorder.js'
 import { WebhookService } from './webhooks/webhook-service.js'
+import { createMaintenance, type Maintenance } from './maintenance.js'
+import { EventStream, type EventStreamOptions } from './stream/event-stream.js'
 import type { FileStorage, MarketplaceVerifier, PasswordHasher } from './ports.js'
 import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
@@ -49,10 +51,15 @@ export interface HelpdeskOptions {
   mail?: MailSettings & { transport?: MailTransport | undefined }
 }
 
-/** The whole domain: every use case, built on one store. HTTP and CLI both call these. */
+/**
+ * The whole domain: every use case, built on one store. HTTP and CLI both call
+ * these; the store itself stays inside (operations that are nobody's use case
+ * go through the narrow `maintenance` port).
+ */
 export interface Helpdesk {
-  readonly context: ServiceContext
   readonly events: EventBus
+  /** The help desk's time (webhook signatures and retry times use it too). */
+  readonly clock: Clock
   readonly auth: AuthService
   readonly customers: CustomerService
   readonly agents: AgentService
@@ -72,6 +79,13 @@ export interface Helpdesk {
   readonly webhooks: WebhookService
   /** Mail both ways (see HelpdeskOptions `mail`) and its records. */
   readonly mail: MailService
+  /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
+  readonly maintenance: Maintenance
+  /**
+   * A live event stream over this help desk's event log and notifier (one per
+   * app: `GET /events` of the plugin); `stop()` it when done.
+   */
+  eventStream(options?: Pick<EventStreamOptions, 'maxConnectionsPerUser' | 'resumeLimit' | 'onError'>): EventStream
 }
 
 export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
@@ -99,8 +113,8 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     jobs.register(MAIL_SEND_JOB, async (job) => { await outbound.send(Number(job.payload.mail_message_id)) }, { concurrency: 4 })
   }
   const helpdesk: Helpdesk = {
-    context,
     events: context.events,
+    clock: context.clock,
     auth: new AuthService(context, options.tokenCache),
     customers: new CustomerService(context),
     agents: new AgentService(context),
@@ -116,8 +130,12 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     attachments,
     jobs,
     webhooks: new WebhookService(context),
-    mail
+    mail,
+    maintenance: createMaintenance(context),
+    eventStream: (streamOptions = {}) => new EventStream({
+      ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
+    })
   }
-  registerCoreJobs(helpdesk)
+  registerCoreJobs(helpdesk, context)
   return helpdesk
 }

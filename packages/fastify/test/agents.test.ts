@@ -17,7 +17,7 @@ eachDialect((dialect) => {
         const admin = await h.user('admin')
         const agent = await h.user('agent')
         const customer = await h.user('customer')
-        await h.helpdesk.context.store.users.update(agent.user.id, { permissions: allPermissions(true) as never })
+        await h.store.users.update(agent.user.id, { permissions: allPermissions(true) as never })
         const id = agent.user.id
         const requests = [
           { method: 'GET', url: '/api/v1/agents' },
@@ -198,7 +198,7 @@ eachDialect((dialect) => {
         const h = await buildApp(t, dialect)
         const admin = await h.user('admin')
         const agent = await h.user('agent')
-        await h.helpdesk.context.store.users.update(agent.user.id, { permissions: { ...allPermissions(false), manage_customers: true } as never })
+        await h.store.users.update(agent.user.id, { permissions: { ...allPermissions(false), manage_customers: true } as never })
         const customer = await h.user('customer')
         for (const token of [agent.token, agent.token, admin.token]) {
           expectStatus(await h.inject({ method: 'POST', url: `/api/v1/customers/${customer.user.id}/notes`, token, payload: { note: 'n' } }), 201)
@@ -249,7 +249,7 @@ eachDialect((dialect) => {
         const admin = await h.user('admin', { first_name: 'Root', last_name: 'Admin', email: 'root@corp.test' })
         const agent = await h.user('agent', { first_name: 'Penny', last_name: 'Lane', email: 'penny@corp.test' })
         await h.user('customer', { first_name: 'Penny', last_name: 'Customer' })
-        await h.helpdesk.context.store.users.update(agent.user.id, { status: 3 })
+        await h.store.users.update(agent.user.id, { status: 3 })
         const ids = async (query: string) => expectStatus(await h.inject({ method: 'GET', url: `/api/v1/agents?${query}`, token: admin.token }), 200).data.map((x: { id: number }) => x.id)
         assert.deepEqual(await ids('filter[first_name]=PEN'), [agent.user.id])
         assert.deepEqual(await ids('filter[last_name]=adm'), [admin.user.id])

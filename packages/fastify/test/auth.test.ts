@@ -32,7 +32,7 @@ eachDialect((dialect) => {
         assert.match(body.data.user.avatar, /^https:\/\//)
         assert.equal(typeof body.data.token, 'string')
         assert.ok(body.data.token.length >= 43, 'a token carries at least 32 bytes')
-        const stored = await h.helpdesk.context.store.users.findById(user.id)
+        const stored = await h.store.users.findById(user.id)
         assert.match(String(stored?.last_login_at), DATETIME)
         assert.equal(expectStatus(await me(h, body.data.token), 200).data.id, user.id)
       })
@@ -54,7 +54,7 @@ eachDialect((dialect) => {
         const h = await buildApp(t, dialect)
         const { user, token } = await h.user('customer', { email: 'bad@example.com', password: 'secret123' })
         expectStatus(await me(h, token), 200)
-        await h.helpdesk.context.store.users.update(user.id, { status: UserStatus.Banned })
+        await h.store.users.update(user.id, { status: UserStatus.Banned })
         expectValidation(await login(h, 'bad@example.com', 'secret123'), 'email')
         expectUnauthenticated(await me(h, token))
       })
@@ -82,7 +82,7 @@ eachDialect((dialect) => {
 
       it('does not let an Unconfirmed customer without a password log in', async (t) => {
         const h = await buildApp(t, dialect)
-        await h.helpdesk.context.store.users.create({
+        await h.store.users.create({
           role: 3, first_name: 'Implicit', last_name: 'Customer', email: 'implicit@example.com', status: UserStatus.Unconfirmed, password_hash: null
         })
         expectValidation(await login(h, 'implicit@example.com', 'anything'), 'email')
@@ -141,7 +141,7 @@ eachDialect((dialect) => {
         assert.deepEqual(keysOf(body.data), ['token', 'user'])
         assert.deepEqual(keysOf(body.data.user), PERSON_KEYS)
         assert.equal(body.data.user.type, 'customer')
-        const stored = await h.helpdesk.context.store.users.findById(body.data.user.id)
+        const stored = await h.store.users.findById(body.data.user.id)
         assert.equal(stored?.role, 3)
         assert.equal(stored?.status, UserStatus.Active)
         assert.equal(expectStatus(await me(h, body.data.token), 200).data.email, 'new@example.com')
@@ -156,7 +156,7 @@ eachDialect((dialect) => {
         expectValidation(await register({ ...registration, password: 'five5', password_confirmation: 'five5' }), 'password')
         expectValidation(await register({ ...registration, email: 'not-an-email' }), 'email')
         expectValidation(await register({ ...registration, first_name: 'x'.repeat(251) }), 'first_name')
-        assert.equal(await h.helpdesk.context.store.users.findByEmail('new@example.com'), null)
+        assert.equal(await h.store.users.findByEmail('new@example.com'), null)
         expectStatus(await register(registration), 201)
         expectValidation(await register({ ...registration, email: 'NEW@example.com' }), 'email')
       })
@@ -164,7 +164,7 @@ eachDialect((dialect) => {
       it('can be switched off with the plugin option `registration: false`', async (t) => {
         const h = await buildApp(t, dialect, { registration: false })
         expectError(await h.inject({ method: 'POST', url: '/api/v1/auth/register', payload: registration }), 403)
-        assert.equal(await h.helpdesk.context.store.users.findByEmail('new@example.com'), null)
+        assert.equal(await h.store.users.findByEmail('new@example.com'), null)
       })
     })
 
@@ -279,7 +279,7 @@ eachDialect((dialect) => {
         expectUnauthenticated(await h.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { 'x-host-user-email': 'ghost@example.com' } }))
         expectUnauthenticated(await h.inject({ method: 'GET', url: '/api/v1/auth/me' }))
 
-        await h.helpdesk.context.store.users.update(agent.user.id, { status: UserStatus.Banned })
+        await h.store.users.update(agent.user.id, { status: UserStatus.Banned })
         expectUnauthenticated(await h.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { 'x-host-user-id': String(agent.user.id) } }))
       })
 

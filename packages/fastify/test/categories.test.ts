@@ -64,7 +64,7 @@ eachDialect((dialect) => {
       const admin = await h.user('admin')
       const id = (await create(h, admin.token, { name: 'Billing' })).id
       const agent = await h.user('agent')
-      await h.helpdesk.context.store.users.update(agent.user.id, {
+      await h.store.users.update(agent.user.id, {
         permissions: { view_all_tickets: true, manage_customers: true, manage_articles: true, assign_tickets: true, delete_tickets: true }
       })
       const customer = await h.user('customer')

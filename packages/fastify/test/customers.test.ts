@@ -13,7 +13,7 @@ const newCustomer = { first_name: 'Carla', last_name: 'Jones', email: 'carla@exa
 /** An agent holding only `manage_customers`. */
 async function customerManager (h: TestApp) {
   const agent = await h.user('agent')
-  await h.helpdesk.context.store.users.update(agent.user.id, { permissions: { ...noPermissions(), manage_customers: true } })
+  await h.store.users.update(agent.user.id, { permissions: { ...noPermissions(), manage_customers: true } })
   return agent
 }
 
@@ -174,8 +174,8 @@ eachDialect((dialect) => {
       it('filters status exactly, with a comma list meaning any of', async (t) => {
         const h = await buildApp(t, dialect)
         const { admin, ids } = await seed(h)
-        await h.helpdesk.context.store.users.update(ids[1]!, { status: 3 })
-        await h.helpdesk.context.store.users.update(ids[2]!, { status: 2 })
+        await h.store.users.update(ids[1]!, { status: 3 })
+        await h.store.users.update(ids[2]!, { status: 2 })
         const list = async (query: string) => expectStatus(await h.inject({ method: 'GET', url: `/api/v1/customers?${query}`, token: admin.token }), 200)
         assert.deepEqual(names(await list('filter[status]=1')), ['Alice', 'Zoë'])
         assert.deepEqual(names(await list('filter[status]=3')), ['alicia'])

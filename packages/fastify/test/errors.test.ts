@@ -143,7 +143,7 @@ eachDialect((dialect) => {
       it('answers { message } without internals', async (t) => {
         const h = await buildApp(t, dialect)
         const { token } = await h.user('admin')
-        Object.assign(h.helpdesk.context.store.users, { list: async () => { throw new Error('boom at /srv/secret/path.ts:42') } })
+        Object.assign(h.store.users, { list: async () => { throw new Error('boom at /srv/secret/path.ts:42') } })
         const res = await h.inject({ method: 'GET', url: '/api/v1/customers', token })
         const body = expectError(res, 500)
         assert.deepEqual(Object.keys(body), ['message'])

@@ -95,7 +95,7 @@ eachDialect((dialect) => {
       const h = await buildApp(t, dialect)
       const job = await h.helpdesk.imports.importFile(sampleJsonl)
       assert.equal(job.status, 'completed', job.message ?? '')
-      const users = h.helpdesk.context.store.users
+      const users = h.store.users
       const grace = await users.findByEmail('grace@example.com')
       const alan = await users.findByEmail('alan@example.com')
       const ada = await users.findByEmail('ada@example.com')
@@ -135,7 +135,7 @@ eachDialect((dialect) => {
       const again = await h.helpdesk.imports.importFile(customersCsv)
       assert.equal(again.created, 0)
       assert.equal((await rowCounts(h)).users, 5)
-      const hedy = await h.helpdesk.context.store.users.findByEmail('hedy@example.com')
+      const hedy = await h.store.users.findByEmail('hedy@example.com')
       assert.equal(hedy?.company, 'Frequency Hopping "FH" Ltd')
       assert.equal(hedy?.status, 2)
       // The row without an id is known by its email: the sample document's ada maps onto the same user.
@@ -250,7 +250,7 @@ eachDialect((dialect) => {
       const admin = await h.user('admin')
       // Files with no record in common, so the two jobs may run side by side.
       const content = 'first_name,last_name,email\nEmmy,Noether,emmy@example.com\nHedy,Lamarr,hedy@example.com\n'
-      const { store } = h.helpdesk.context
+      const { store } = h
       // Queued by "another instance" that never ran them.
       const queued = await h.helpdesk.imports.enqueue(admin.user, { fileName: 'customers.csv', content })
       const abandoned = await h.helpdesk.imports.enqueue(admin.user, { fileName: 'sample.jsonl', content: readFileSync(sampleJsonl, 'utf8') })

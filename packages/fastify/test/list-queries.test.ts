@@ -9,7 +9,7 @@ import { expectStatus } from './http-assertions.js'
 async function seedCustomers (h: TestApp, count: number, company = 'Acme'): Promise<number[]> {
   const ids: number[] = []
   for (let i = 0; i < count; i++) {
-    const user = await h.helpdesk.context.store.users.create({
+    const user = await h.store.users.create({
       role: Role.Customer, first_name: `C${i}`, last_name: 'Seed', email: `${company.toLowerCase()}-${i}-${ids.length}@seed.test`, company, status: UserStatus.Active, password_hash: null
     })
     ids.push(user.id)
@@ -20,7 +20,7 @@ async function seedCustomers (h: TestApp, count: number, company = 'Acme'): Prom
 async function seedAgents (h: TestApp, count: number): Promise<number[]> {
   const ids: number[] = []
   for (let i = 0; i < count; i++) {
-    const user = await h.helpdesk.context.store.users.create({
+    const user = await h.store.users.create({
       role: Role.Agent, first_name: `A${i}`, last_name: 'Seed', email: `agent-${i}@seed.test`, status: UserStatus.Active, password_hash: null
     })
     ids.push(user.id)
@@ -106,9 +106,9 @@ eachDialect((dialect) => {
         const h = await buildApp(t, dialect)
         const { user, token } = await h.user('admin')
         const ids = await seedCustomers(h, 100)
-        for (const id of ids.slice(0, 30)) await h.helpdesk.context.store.customerNotes.create({ customer_id: id, creator_id: user.id, text: 'n' })
+        for (const id of ids.slice(0, 30)) await h.store.customerNotes.create({ customer_id: id, creator_id: user.id, text: 'n' })
         const category = (await h.helpdesk.categories.create(null, { name: 'Support' })).id
-        for (const id of [ids[0]!, ids[0]!, ids[99]!]) await createTicket(h, user, (await h.helpdesk.context.store.users.findById(id))!, category)
+        for (const id of [ids[0]!, ids[0]!, ids[99]!]) await createTicket(h, user, (await h.store.users.findById(id))!, category)
         const include = 'include=tickets-count,notes-count'
         const small = await countList(h, token, `/api/v1/customers?${include}`, 15)
         const large = await countList(h, token, `/api/v1/customers?${include}&per_page=100`, 100)
@@ -137,7 +137,7 @@ eachDialect((dialect) => {
         const [customer] = await seedCustomers(h, 1)
         const writers = await seedAgents(h, 10)
         for (let i = 0; i < 100; i++) {
-          await h.helpdesk.context.store.customerNotes.create({ customer_id: customer!, creator_id: writers[i % 10] ?? user.id, text: `note ${i}` })
+          await h.store.customerNotes.create({ customer_id: customer!, creator_id: writers[i % 10] ?? user.id, text: `note ${i}` })
         }
         const url = `/api/v1/customers/${customer}/notes?include=creator,user`
         const small = await countList(h, token, url, 15)

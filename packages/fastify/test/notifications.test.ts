@@ -9,7 +9,7 @@ type Person = Awaited<ReturnType<TestApp['user']>>
 
 /** Emits `event` inside a transaction the way services do; `fail` rolls it back. */
 async function emit (h: TestApp, event: DomainEvent, fail = false): Promise<void> {
-  const { events, store } = h.helpdesk.context
+  const { store, helpdesk: { events } } = h
   await events.transaction(store, async (tx) => {
     await events.emit(tx, event)
     if (fail) throw new Error('rolled back on purpose')
@@ -170,7 +170,7 @@ eachDialect((dialect) => {
       await h.helpdesk.agents.setCategories(admin.user, creator.user.id, [cat.id])
       await h.helpdesk.agents.setCategories(admin.user, outsider.user.id, [otherCat.id])
       const ticket = { id: 3, user_id: customer.user.id, category: cat }
-      const { events, store } = h.helpdesk.context
+      const { store, helpdesk: { events } } = h
       await events.transaction(store, async (tx) => {
         await events.emit(tx, ticketEvent('Tickets.TicketCreated', creator, ticket))
         await events.emit(tx, ticketEvent('Tickets.TicketCreatedByAgent', creator, ticket))

@@ -139,7 +139,7 @@ eachDialect((dialect) => {
       const { user } = await h.user('customer', { email: 'bad@example.com' })
       const session = await startSession(h, 'bad@example.com')
       expectStatus(await withCookie(h, session, 'GET', '/auth/me'), 200)
-      await h.helpdesk.context.store.users.update(user.id, { status: UserStatus.Banned })
+      await h.store.users.update(user.id, { status: UserStatus.Banned })
       expectUnauthenticated(await withCookie(h, session, 'GET', '/auth/me'))
       expectValidation(await h.inject({ method: 'POST', url: '/api/v1/auth/session', payload: { email: 'bad@example.com', password: PASSWORD } }), 'email')
     })

@@ -10,7 +10,7 @@ export async function retryJob (id: string, options: JobsRetryOptions, io: CliIo
   const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   if (!/^\d+$/.test(id)) throw new CliError(`the job id must be a number, got "${id}"`)
   await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
-    const retried = await helpdesk.context.store.jobs.retry(Number(id))
+    const retried = await helpdesk.jobs.retry(Number(id))
     if (!retried) throw new CliError(`no failed or pending job ${id}`)
     io.out(options.json === true ? JSON.stringify({ id: Number(id), status: 'pending' }) : `Job ${id} will run again now.`)
   })

@@ -12,7 +12,7 @@ export async function listJobs (options: JobsOptions, io: CliIo): Promise<Job[]>
   const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   const status = (options.status ?? 'pending,running,failed').split(',').map((s) => s.trim()).filter((s) => s !== '') as JobStatus[]
   return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
-    const jobs = await helpdesk.context.store.jobs.list({
+    const jobs = await helpdesk.jobs.list({
       status, ...(options.type !== undefined ? { type: options.type } : {}), limit: Number(options.limit ?? 50)
     })
     if (options.json === true) {

@@ -30,7 +30,7 @@ export interface SeedOptions {
 type DemoAccount = { role: 'admin' | 'agent' | 'customer', email: string, password: string, first_name: string, last_name: string }
 
 async function ensureUser (helpdesk: Helpdesk, account: DemoAccount): Promise<{ user: User, created: boolean }> {
-  const existing = await helpdesk.context.store.users.findByEmail(account.email)
+  const existing = await helpdesk.auth.findUser({ email: account.email })
   if (existing !== null) return { user: existing, created: false }
   const { Role } = await import('@helpdesk/core')
   const input = { first_name: account.first_name, last_name: account.last_name, email: account.email, password: account.password }
@@ -82,7 +82,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   await withHelpdesk(config.databaseUrl, async (helpdesk) => {
     const users = []
     for (const account of DEMO_ACCOUNTS) users.push({ account, ...await ensureUser(helpdesk, account) })
-    const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 }, staffCategoryCounts)
+    const existing = await helpdesk.categories.list(null, { include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
     const categories: Category[] = existing.items.filter((c) => DEMO_CATEGORIES.includes(c.name))
     for (const name of DEMO_CATEGORIES) {
       if (!categories.some((c) => c.name === name)) categories.push(await helpdesk.categories.create(null, { name }))
@@ -94,7 +94,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
       const customers = [users[2]!.user]
       for (const person of DEMO_CUSTOMERS) customers.push((await ensureUser(helpdesk, { role: 'customer', password, ...person })).user)
       // The agent answers in every demo category.
-      await helpdesk.context.store.users.setCategories(users[1]!.user.id, categoryIds)
+      await helpdesk.agents.setCategories(null, users[1]!.user.id, categoryIds)
       demo = await seedDemoContent(helpdesk, { admin: users[0]!.user, agent: users[1]!.user, customers, password }, categories)
     }
     let volume: VolumeSummary | null = null
@@ -108,7 +108,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
     }
     const agent = users.find((u) => u.account.role === 'agent')
     const agentCategories = [...new Set([...categoryIds, ...(volume?.categoryIds ?? [])])]
-    if (agent !== undefined) await helpdesk.context.store.users.setCategories(agent.user.id, agentCategories)
+    if (agent !== undefined) await helpdesk.agents.setCategories(null, agent.user.id, agentCategories)
     if (options.json === true) {
       io.out(JSON.stringify({
         accounts: DEMO_ACCOUNTS.map(({ role, email, password }) => ({ role, email, password })),

@@ -113,12 +113,11 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
 
 /** On a database without any staff, creates admin@example.com with a random password. */
 async function bootstrapAdmin (helpdesk: Helpdesk): Promise<{ email: string, password: string } | null> {
-  const staff = await helpdesk.context.store.users.staffIds({ admins: true })
-  if (staff.length > 0) return null
+  if (await helpdesk.maintenance.hasAdministrator()) return null
   const { Role } = await import('@helpdesk/core')
   const password = randomBytes(9).toString('base64url')
   const email = 'admin@example.com'
-  if (await helpdesk.context.store.users.findByEmail(email) !== null) return null
+  if (await helpdesk.auth.findUser({ email }) !== null) return null
   await helpdesk.agents.create(null, { first_name: 'Admin', last_name: 'User', email, password }, Role.Admin, false)
   return { email, password }
 }

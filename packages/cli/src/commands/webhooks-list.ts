@@ -8,7 +8,7 @@ export interface WebhooksListOptions { database?: string, config?: string, json?
 export async function listWebhooks (options: WebhooksListOptions, io: CliIo): Promise<WebhookEndpoint[]> {
   const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
-    const endpoints = await helpdesk.context.store.webhooks.list()
+    const endpoints = await helpdesk.webhooks.list(null)
     if (options.json === true) io.out(JSON.stringify(endpoints))
     else if (endpoints.length === 0) io.out('No webhook endpoints.')
     else for (const e of endpoints) io.out(`${e.id}\t${e.active ? 'active' : 'off'}\t${e.url}\t${e.events.join(',')}${e.description !== null ? `\t${e.description}` : ''}`)

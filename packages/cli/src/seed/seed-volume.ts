@@ -1,4 +1,4 @@
-import { Role, staffCategoryCounts, type Helpdesk } from '@helpdesk/core'
+import type { Helpdesk } from '@helpdesk/core'
 import { CliError } from '../config.js'
 import { VolumeData, type SeedRefs, type VolumePlan } from './seed-data.js'
 
@@ -35,19 +35,19 @@ export async function seedVolume (helpdesk: Helpdesk, plan: VolumePlan, onProgre
 
   const categoryIds = await ensureCategories(helpdesk, data.categoryNames())
   const agentsByCategory: number[][] = categoryIds.map(() => [])
-  const hash = await helpdesk.context.hasher.hash(VOLUME_PASSWORD)
-  for (let i = 0; i < plan.agents; i++) {
-    const person = data.agent(i)
-    if (i === 0 && await helpdesk.context.store.users.findByEmail(person.email) !== null) {
-      throw new CliError(`this database already holds the data of --seed ${plan.seed} (${person.email} exists): use another --seed or a fresh database`)
-    }
-    const categories = data.agentCategories(i)
-    // Staff are few: created one by one through the store with the shared hash, then given their categories.
-    const agent = await helpdesk.context.store.users.create({
-      role: Role.Agent, first_name: person.first_name, last_name: person.last_name, email: person.email, status: 1, password_hash: hash
-    })
-    await helpdesk.context.store.users.setCategories(agent.id, categories.map((c) => categoryIds[c] as number))
-    for (const c of categories) agentsByCategory[c]?.push(agent.id)
+  const hash = await helpdesk.maintenance.hashPassword(VOLUME_PASSWORD)
+  // Drawn in the generator's order (each agent, then their categories): the same seed writes the same data.
+  const agents = Array.from({ length: plan.agents }, (_, i) => ({ person: data.agent(i), categories: data.agentCategories(i) }))
+  const first = agents[0]?.person
+  if (first !== undefined && await helpdesk.auth.findUser({ email: first.email }) !== null) {
+    throw new CliError(`this database already holds the data of --seed ${plan.seed} (${first.email} exists): use another --seed or a fresh database`)
+  }
+  // Staff are few: created together with the shared hash, then each given their categories.
+  const agentIds = await helpdesk.agents.createMany(agents.map((a) => a.person), hash)
+  for (const [i, agentId] of agentIds.entries()) {
+    const categories = agents[i]!.categories
+    await helpdesk.agents.setCategories(null, agentId, categories.map((c) => categoryIds[c] as number))
+    for (const c of categories) agentsByCategory[c]?.push(agentId)
     progress(1)
   }
 
@@ -68,7 +68,7 @@ export async function seedVolume (helpdesk: Helpdesk, plan: VolumePlan, onProgre
     await helpdesk.tickets.importMany(items)
     progress(count)
   }
-  if (plan.tickets > 0) await helpdesk.context.store.optimize()
+  if (plan.tickets > 0) await helpdesk.maintenance.optimize()
   return {
     categories: categoryIds.length,
     agents: plan.agents,
@@ -82,7 +82,7 @@ export async function seedVolume (helpdesk: Helpdesk, plan: VolumePlan, onProgre
 
 /** The categories with these names: existing ones are reused (the demo seed's overlap), missing ones created. */
 async function ensureCategories (helpdesk: Helpdesk, names: string[]): Promise<number[]> {
-  const existing = await helpdesk.context.store.categories.list({ include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 }, staffCategoryCounts)
+  const existing = await helpdesk.categories.list(null, { include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
   const byName = new Map(existing.items.map((c) => [c.name, c.id]))
   const ids: number[] = []
   for (const name of names) ids.push(byName.get(name) ?? (await helpdesk.categories.create(null, { name })).id)

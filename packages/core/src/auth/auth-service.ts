@@ -100,6 +100,16 @@ export class AuthService {
     return await this.issuePersonal(user.id, name)
   }
 
+  /**
+   * The user a trusted caller names by id or email (the plugin's `authenticate`
+   * mapping of a host's own users, the CLI's checks for existing accounts),
+   * whatever their status: the caller decides about banned users. Null when none.
+   */
+  async findUser (ref: { id: number } | { email: string }): Promise<User | null> {
+    if ('id' in ref) return await this.ctx.store.users.findById(ref.id)
+    return await this.ctx.store.users.findByEmail(normaliseEmail(ref.email))
+  }
+
   async deleteToken (actor: Actor, tokenId: number): Promise<void> {
     const deleted = await this.ctx.store.tokens.deleteForUser(actor.id, tokenId)
     if (!deleted) throw new NotFoundError('Token')

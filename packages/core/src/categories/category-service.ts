@@ -15,7 +15,8 @@ const knowledgeBaseCounts = ['articles-count', 'collections-count']
 export class CategoryService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
+  /** `actor` null: a trusted caller (the CLI's seeding), counting as staff. */
+  async list (actor: Actor | null, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
     return await this.ctx.store.categories.list(query, await this.countScope(actor, query))
   }
 
@@ -31,8 +32,8 @@ export class CategoryService {
    * own, published articles and collections of the visibility levels they may
    * read (their purchase standing is looked up only when such a count is asked for).
    */
-  private async countScope (actor: Actor, query: ListQuery): Promise<CategoryCountScope> {
-    if (isStaff(actor)) return staffCategoryCounts
+  private async countScope (actor: Actor | null, query: ListQuery): Promise<CategoryCountScope> {
+    if (actor === null || isStaff(actor)) return staffCategoryCounts
     const knowledgeBase = query.include.some((name) => knowledgeBaseCounts.includes(name))
       ? await knowledgeBaseScope(this.ctx, actor)
       : { visibilities: [], drafts: false }

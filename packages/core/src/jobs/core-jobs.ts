@@ -1,3 +1,4 @@
+import type { ServiceContext } from '../context.js'
 import type { Helpdesk } from '../helpdesk.js'
 import { IMPORT_STALE_AFTER_MS } from '../imports/import-service.js'
 import { formatDateTime } from '../time.js'
@@ -22,9 +23,9 @@ export const EVENT_LOG_RETENTION_DAYS = 30
 /** How long done and failed jobs stay listed. */
 export const FINISHED_JOB_RETENTION_DAYS = 7
 
-/** Registers core's job handlers on `helpdesk.jobs` (they run once somebody starts the runner). */
-export function registerCoreJobs (helpdesk: Helpdesk): void {
-  const { jobs, context } = helpdesk
+/** Registers core's job handlers on `helpdesk.jobs` (they run once somebody starts the runner); `context` is the one it was built from. */
+export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext): void {
+  const { jobs } = helpdesk
   const daysAgo = (days: number): string => formatDateTime(new Date(context.clock.now().getTime() - days * DAY))
 
   // The runner's lease beats while an import runs; a dead worker's import resumes once it expires.

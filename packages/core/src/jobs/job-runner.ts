@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Store } from '../store.js'
 import { formatDateTime, type Clock } from '../time.js'
-import type { Job } from './job.js'
+import type { Job, JobStatus } from './job.js'
 
 export type JobHandler = (job: Job) => Promise<void>
 
@@ -114,6 +114,16 @@ export class JobRunner {
     this.timer = null
     await this.ticking
     while (this.underWay.size > 0) await Promise.allSettled([...this.underWay])
+  }
+
+  /** Jobs of these statuses (and type), newest first, at most `limit` (default 100): for operators (`helpdesk jobs`). */
+  async list (filter: { status?: JobStatus[], type?: string, limit?: number } = {}): Promise<Job[]> {
+    return await this.store.jobs.list(filter)
+  }
+
+  /** Makes a failed (or waiting) job run again now, its attempts reset; false when no such job is failed or pending. */
+  async retry (id: number): Promise<boolean> {
+    return await this.store.jobs.retry(id)
   }
 
   /** Looks for due jobs now (called on new jobs; harmless at any time). */

@@ -11,6 +11,20 @@ import type { ArticleChanges } from './knowledge-base-store.js'
 import { ensureCanManageArticles, knowledgeBaseScope } from './knowledge-base-policy.js'
 import { slugOf, uniqueSlug } from './slug.js'
 import { ArticleEventType, type ArticleEvent } from './article-events.js'
+import type { ArticleCollection } from './collection.js'
+
+/**
+ * The knowledge base as one reader sees it on public pages (the web package's
+ * server-rendered KB): the visibility rule of `knowledgeBaseScope`, decided
+ * once for the reader, with drafts left out for everybody, staff included.
+ * Read-only.
+ */
+export interface PublishedKnowledgeBase {
+  collections(query: ListQuery): Promise<Page<WithIncludes<ArticleCollection>>>
+  /** Null when the reader may not see it (or it does not exist). */
+  collection(id: number, query: ListQuery): Promise<WithIncludes<ArticleCollection> | null>
+  articles(query: ListQuery): Promise<Page<WithIncludes<Article>>>
+}
 
 /** Fallback slug for titles with nothing to transliterate. */
 const FALLBACK_SLUG = 'article'
@@ -68,6 +82,17 @@ export class ArticleService {
 
   async list (actor: Actor | null, query: ListQuery): Promise<Page<WithIncludes<Article>>> {
     return await this.ctx.store.articles.list(await knowledgeBaseScope(this.ctx, actor), query)
+  }
+
+  /** What `actor` (null: anonymous) reads of the published knowledge base: see `PublishedKnowledgeBase`. */
+  async publishedFor (actor: Actor | null): Promise<PublishedKnowledgeBase> {
+    const scope = { ...await knowledgeBaseScope(this.ctx, actor), drafts: false }
+    const { store } = this.ctx
+    return {
+      collections: async (query) => await store.collections.list(scope, query),
+      collection: async (id, query) => await store.collections.view(scope, id, query),
+      articles: async (query) => await store.articles.list(scope, query)
+    }
   }
 
   async view (actor: Actor | null, id: number, query: ListQuery): Promise<WithIncludes<Article>> {

@@ -49,6 +49,15 @@ export class CommentService {
   }
 
   /**
+   * The whole comment (private ones included) for a webhook's payload, which
+   * shows resources as to an administrator; null once the comment is gone.
+   * No actor: the caller is the delivery job, never a request.
+   */
+  async findForWebhook (id: number): Promise<Comment | null> {
+    return await this.ctx.store.comments.findById(id)
+  }
+
+  /**
    * Adds a reply or note and moves the ticket through its life cycle in the
    * same transaction: staff reply on Open -> Pending, customer reply on
    * Pending/Closed -> Open, `close` -> Closed (CONTRACT §8).

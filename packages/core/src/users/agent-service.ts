@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../context.js'
-import { NotFoundError, ValidationError } from '../errors.js'
+import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Category } from '../categories/category.js'
 import type { WithIncludes } from '../store.js'
 import { mergeSettings, pickDefined } from './customer-service.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageAgents, ensure } from './user-policy.js'
 import {
   isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
@@ -113,8 +113,11 @@ export class AgentService {
     return await this.ctx.store.categories.listByIds(ids)
   }
 
-  /** Replaces the agent's categories in one transaction; an unknown id is a 422 on `categories.N`. */
-  async setCategories (actor: Actor, id: number, categoryIds: number[]): Promise<void> {
+  /**
+   * Replaces the agent's categories in one transaction; an unknown id is a 422 on `categories.N`.
+   * `actor` null: a trusted caller (the CLI's seeding).
+   */
+  async setCategories (actor: Actor | null, id: number, categoryIds: number[]): Promise<void> {
     await this.get(actor, id)
     const unique = distinct(categoryIds)
     const existing = await this.ctx.store.categories.existingIds(unique)
@@ -122,8 +125,34 @@ export class AgentService {
     await this.ctx.store.transaction(async (tx) => { await tx.users.setCategories(id, unique) })
   }
 
-  private async get (actor: Actor, id: number): Promise<User> {
-    ensure(canManageAgents(actor))
+  /**
+   * Bulk creation (volume seeding): Active agents without permissions who
+   * share one password hash (`maintenance.hashPassword`, or null for no usable
+   * password), inserted in batches in one transaction. Checked as by `create`
+   * (422 keyed `N.field`). No actor check: the caller is trusted. Returns the
+   * ids in input order.
+   */
+  async createMany (people: Array<Omit<NewPersonInput, 'password' | 'password_confirmation'>>, passwordHash: string | null): Promise<number[]> {
+    const errors: FieldErrors = {}
+    people.forEach((person, index) => {
+      const found = newPersonErrors({ ...person, password: 'checked-by-the-caller' }, false)
+      for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
+    })
+    throwIfInvalid(errors)
+    const rows = people.map((person) => ({
+      role: Role.Agent,
+      first_name: personName(person.first_name),
+      last_name: personName(person.last_name),
+      email: normaliseEmail(person.email),
+      status: UserStatus.Active,
+      password_hash: passwordHash,
+      permissions: noPermissions()
+    }))
+    return await this.ctx.store.transaction(async (tx) => await tx.users.createMany(rows))
+  }
+
+  private async get (actor: Actor | null, id: number): Promise<User> {
+    if (actor !== null) ensure(canManageAgents(actor))
     const user = await this.ctx.store.users.findById(id)
     if (user === null || !isStaff(user)) throw new NotFoundError('Agent')
     return user

@@ -7,6 +7,7 @@ import { ensure } from '../users/user-policy.js'
 import { isAdmin, type Actor } from '../users/user.js'
 import { WEBHOOK_DELIVER_JOB, WEBHOOK_MAX_ATTEMPTS } from './webhook-recorder.js'
 import type { WebhookDeliveryPatch } from './webhook-store.js'
+import type { LoggedEvent } from '../event-log/event-log.js'
 import {
   DEFAULT_WEBHOOK_DISABLE_POLICY, shouldDisable, WEBHOOK_EVENT_TYPES, WebhookEventType,
   type WebhookDelivery, type WebhookDeliveryStatus, type WebhookDisablePolicy, type WebhookEndpoint, type WebhookInput, type WebhookSecrets
@@ -76,8 +77,9 @@ function checkedInput (input: WebhookInput, creating: boolean): FieldErrors {
 export class WebhookService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor): Promise<WebhookEndpoint[]> {
-    ensure(canManageWebhooks(actor))
+  /** Every endpoint; `actor` null: a trusted caller (the CLI's `webhooks:list`). */
+  async list (actor: Actor | null): Promise<WebhookEndpoint[]> {
+    if (actor !== null) ensure(canManageWebhooks(actor))
     return await this.ctx.store.webhooks.list()
   }
 
@@ -155,6 +157,12 @@ export class WebhookService {
     const found = await this.ctx.store.webhooks.deliveryWork(deliveryId)
     if (found === null) return null
     return { ...found, secrets: signingSecrets(found.secrets, nowString(this.ctx)) }
+  }
+
+  /** For the delivery adapter: the logged event a delivery sends, or null once it left the event log. */
+  async eventOf (work: WebhookDeliveryWork): Promise<LoggedEvent | null> {
+    const [event] = await this.ctx.store.eventLog.findByIds([work.delivery.event_id])
+    return event ?? null
   }
 
   /** Marks a delivery failed without an attempt (its endpoint was switched off). */

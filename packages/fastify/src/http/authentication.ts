@@ -37,8 +37,7 @@ async function fromHost (helpdesk: Helpdesk, options: HelpdeskPluginOptions, req
   const result = await options.authenticate(request)
   if (result === null || result === undefined) return null
   if ('role' in result) return result
-  if ('id' in result) return await helpdesk.context.store.users.findById(result.id)
-  return await helpdesk.context.store.users.findByEmail(result.email)
+  return await helpdesk.auth.findUser(result)
 }
 
 /**

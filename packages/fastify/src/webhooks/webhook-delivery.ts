@@ -91,7 +91,7 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
     headersTimeout: settings.timeoutMs,
     bodyTimeout: settings.timeoutMs
   })))
-  const { webhooks, context } = helpdesk
+  const { webhooks, clock } = helpdesk
 
   helpdesk.jobs.register(WEBHOOK_DELIVER_JOB, async (job: Job) => {
     const deliveryId = Number(job.payload.delivery_id)
@@ -105,15 +105,15 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
     let body = work.body
     const firstBody = body === null
     if (body === null) {
-      const [event] = await context.store.eventLog.findByIds([work.delivery.event_id])
-      if (event === undefined) {
+      const event = await webhooks.eventOf(work)
+      if (event === null) {
         await webhooks.abandon(deliveryId, 'The event is no longer in the event log.')
         return
       }
       // Built from the logged event, so a rebuild after a crash gives the same bytes; kept with the first outcome.
       body = await webhookBody(event, helpdesk, avatar)
     }
-    const timestamp = Math.floor(context.clock.now().getTime() / 1000)
+    const timestamp = Math.floor(clock.now().getTime() / 1000)
     const headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
@@ -133,7 +133,7 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
       response_status: result.status,
       duration_ms: durationMs,
       error: result.error,
-      next_attempt_at: delay === null ? null : formatDateTime(new Date(context.clock.now().getTime() + delay)),
+      next_attempt_at: delay === null ? null : formatDateTime(new Date(clock.now().getTime() + delay)),
       ...(firstBody ? { body } : {})
     }, policy)
     if (disabled && delay !== null) {

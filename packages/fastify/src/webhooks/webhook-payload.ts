@@ -19,7 +19,7 @@ async function dataOf (event: LoggedEvent, helpdesk: Helpdesk, avatar: AvatarRes
     // Tickets.CommentAdded carries the comment's summary: the whole comment is read once, for the first attempt.
     const full = (comment as Partial<Comment>).body !== undefined
       ? comment as Comment
-      : await helpdesk.context.store.comments.findById((comment as { id: number }).id)
+      : await helpdesk.comments.findForWebhook((comment as { id: number }).id)
     data.comment = full !== null ? presentComment(full, avatar, ADMINISTRATOR) : comment
   }
   if (customer !== undefined) data.customer = presentCustomer(customer as User, avatar)

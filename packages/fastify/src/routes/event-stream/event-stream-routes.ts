@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { EventStream, type Actor, type StreamMessage } from '@helpdesk/core'
+import type { Actor, StreamMessage } from '@helpdesk/core'
 import { actorOf, bearerToken } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { responses } from '../../schemas/common.js'
@@ -25,13 +25,9 @@ function lastEventIdOf (header: string | string[] | undefined, query: string | u
  * closes, so `app.close()` never waits on them.
  */
 export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
-  const store = helpdesk.context.store
   const maxConnectionsPerUser = options.eventStream?.maxConnectionsPerUser ?? 5
   const heartbeatMs = options.eventStream?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
-  const stream = new EventStream({
-    store,
-    eventLog: store.eventLog,
-    notifier: store.eventNotifier,
+  const stream = helpdesk.eventStream({
     maxConnectionsPerUser,
     onError: (error) => { app.log.error({ err: error }, 'the event stream failed to deliver a batch') }
   })

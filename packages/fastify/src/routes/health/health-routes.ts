@@ -24,7 +24,7 @@ export function healthRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): voi
     schema: { tags, summary: 'Readiness: the database answers (503 when it does not), with counts of errors no response reported', security: [], response: { 200: Ready, 503: ErrorBody } },
     config: { auth: 'none', rateLimit: false }
   }, async () => {
-    await helpdesk.context.store.ping()
+    await helpdesk.maintenance.ping()
     return { status: 'ok' as const, database: 'ok' as const, failures: { event_subscribers: helpdesk.events.subscriberErrors, job_runner: helpdesk.jobs.errors } }
   })
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
-  articleList, collectionList, knowledgeBaseScope, parseListQuery,
-  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type KnowledgeBaseScope, type RawListQuery
+  articleList, collectionList, parseListQuery,
+  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type PublishedKnowledgeBase, type RawListQuery
 } from '@helpdesk/core'
 import type {} from '@helpdesk/fastify'
 
@@ -30,30 +30,29 @@ export async function readerOf (app: FastifyInstance, apiPrefix: string, request
   })
   if (res.statusCode !== 200) return null
   const id = (res.json() as { data: { user: { id: number } } }).data.user.id
-  return await app.helpdesk.context.store.users.findById(id)
+  return await app.helpdesk.auth.findUser({ id })
 }
 
 /**
  * The knowledge base as a reader sees it on the public pages: the API's
- * visibility rule (core's `knowledgeBaseScope`), with drafts left out for
+ * visibility rule (core's `articles.publishedFor`), with drafts left out for
  * everybody, staff included: these pages are what the public sees.
  */
 export class KnowledgeBaseReader {
-  private constructor (private readonly helpdesk: Helpdesk, private readonly scope: KnowledgeBaseScope) {}
+  private constructor (private readonly published: PublishedKnowledgeBase) {}
 
   static async for (helpdesk: Helpdesk, actor: Actor | null): Promise<KnowledgeBaseReader> {
-    const scope = await knowledgeBaseScope(helpdesk.context, actor)
-    return new KnowledgeBaseReader(helpdesk, { ...scope, drafts: false })
+    return new KnowledgeBaseReader(await helpdesk.articles.publishedFor(actor))
   }
 
   /** Every collection the reader may see (in the console's order), each with its category. */
   async collections (): Promise<CollectionWithCategory[]> {
     const query = parseListQuery(collectionList, { include: 'category', per_page: 100 })
-    return (await this.helpdesk.context.store.collections.list(this.scope, query)).items as CollectionWithCategory[]
+    return (await this.published.collections(query)).items as CollectionWithCategory[]
   }
 
   async collection (id: number): Promise<ArticleCollection | null> {
-    return await this.helpdesk.context.store.collections.view(this.scope, id, parseListQuery(collectionList, {}))
+    return await this.published.collection(id, parseListQuery(collectionList, {}))
   }
 
   /** The collection's published articles, in order (the first 100). */
@@ -80,7 +79,7 @@ export class KnowledgeBaseReader {
     let cursor: string | null = ''
     while (cursor !== null && all.length < SITEMAP_MAX) {
       const query = parseListQuery(articleList, { sort: 'order', per_page: 100, cursor })
-      const page = await this.helpdesk.context.store.articles.list(this.scope, query)
+      const page = await this.published.articles(query)
       all.push(...page.items)
       cursor = page.cursors?.next ?? null
     }
@@ -88,6 +87,6 @@ export class KnowledgeBaseReader {
   }
 
   private async articles (raw: RawListQuery): Promise<ArticleWithCollection[]> {
-    return (await this.helpdesk.context.store.articles.list(this.scope, parseListQuery(articleList, raw))).items as ArticleWithCollection[]
+    return (await this.published.articles(parseListQuery(articleList, raw))).items as ArticleWithCollection[]
   }
 }
