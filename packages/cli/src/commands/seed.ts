@@ -74,8 +74,8 @@ export function volumePlan (options: SeedOptions): VolumePlan | null {
  */
 export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   const plan = volumePlan(options)
-  const [{ staffCategoryCounts }, { loadConfig }, { withHelpdesk }, { progressBar }, { DEMO_CUSTOMERS, seedDemoContent }, { helpdeskFor }, { seedVolume, VOLUME_PASSWORD }] = await Promise.all([
-    import('@helpdesk/core'), import('../config.js'), import('../open-store.js'), import('../progress.js'), import('../seed/demo-content.js'), import('../server.js'), import('../seed/seed-volume.js')
+  const [{ loadConfig }, { withHelpdesk }, { progressBar }, { DEMO_CUSTOMERS, seedDemoContent }, { helpdeskFor }, { seedVolume, VOLUME_PASSWORD }] = await Promise.all([
+    import('../config.js'), import('../open-store.js'), import('../progress.js'), import('../seed/demo-content.js'), import('../server.js'), import('../seed/seed-volume.js')
   ])
   const config = loadConfig({ database: options.database })
   // Attachments go where `helpdesk serve` (same configuration) looks for them.
