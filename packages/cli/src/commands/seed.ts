@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { Role, staffCategoryCounts, type Category, type Helpdesk, type User } from '@helpdesk/core'
+import { createUserOfRole, roleFromType, staffCategoryCounts, type Category, type Helpdesk, type User } from '@helpdesk/core'
 import { CliError, loadConfig } from '../config.js'
 import type { CliIo } from '../io.js'
 import { withHelpdesk } from '../open-store.js'
@@ -36,9 +36,7 @@ async function ensureUser (helpdesk: Helpdesk, account: DemoAccount): Promise<{ 
   const existing = await helpdesk.context.store.users.findByEmail(account.email)
   if (existing !== null) return { user: existing, created: false }
   const input = { first_name: account.first_name, last_name: account.last_name, email: account.email, password: account.password }
-  const user = account.role === 'customer'
-    ? await helpdesk.customers.create(null, input, false)
-    : await helpdesk.agents.create(null, input, account.role === 'admin' ? Role.Admin : Role.Agent, false)
+  const user = await createUserOfRole(helpdesk, roleFromType(account.role), input)
   return { user, created: true }
 }
 

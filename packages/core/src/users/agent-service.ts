@@ -3,8 +3,8 @@ import { NotFoundError, ValidationError } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Category } from '../categories/category.js'
 import type { WithIncludes } from '../store.js'
-import { mergeSettings, pickDefined } from './customer-service.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { mergeSettings } from './customer-service.js'
+import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageAgents, ensure } from './user-policy.js'
 import {
   isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
@@ -33,17 +33,7 @@ export class AgentService {
   async create (actor: Actor | null, input: NewPersonInput, role: RoleNumber = Role.Agent, confirm = true): Promise<User> {
     if (actor !== null) ensure(canManageAgents(actor))
     if (!isValidRole(role) || role === Role.Customer) throw ValidationError.field('role', 'The role must be admin or agent.')
-    checkNewPerson(input, confirm)
-    const passwordHash = await this.ctx.hasher.hash(input.password)
-    return await this.ctx.store.users.create({
-      role,
-      first_name: personName(input.first_name),
-      last_name: personName(input.last_name),
-      email: normaliseEmail(input.email),
-      status: UserStatus.Active,
-      password_hash: passwordHash,
-      permissions: noPermissions()
-    })
+    return await this.ctx.store.users.create(await checkedNewPersonRow(this.ctx, role, input, { confirm, company: false }))
   }
 
   async update (actor: Actor, id: number, input: PersonPatchInput): Promise<User> {
@@ -56,15 +46,7 @@ export class AgentService {
       throw ValidationError.field('status', 'You cannot ban or unconfirm your own account.')
     }
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
-    const updated = await this.ctx.store.transaction(async (tx) => {
-      const user = await tx.users.update(id, {
-        ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), timezone: input.timezone, status: input.status }),
-        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
-        ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
-      })
-      if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
-      return user
-    })
+    const updated = await this.ctx.store.transaction(async (tx) => await savePersonPatch(tx, id, personPatch(input, { timezone: input.timezone }), passwordHash))
     if (updated === null) throw new NotFoundError('Agent')
     return updated
   }

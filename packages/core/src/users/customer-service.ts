@@ -4,14 +4,14 @@ import { throwIfInvalid } from '../id-lists.js'
 import { removeFiles } from '../tickets/attachment-service.js'
 import { requiredHtml } from '../text-input.js'
 import type { ListQuery, Page } from '../list/list-query.js'
-import type { Store, WithIncludes } from '../store.js'
+import type { NewUser, Store, WithIncludes } from '../store.js'
 import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, newPersonErrors, newPersonRow, normaliseCompany, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
 import { CustomerEventType, type CustomerEvent } from './customer-events.js'
 import { changedFields } from '../tickets/ticket-events.js'
 import {
-  NOTIFICATION_SETTING_KEYS, Role, UserStatus, type Actor, type NotificationSettings, type User
+  NOTIFICATION_SETTING_KEYS, Role, type Actor, type NotificationSettings, type User
 } from './user.js'
 
 /** Customers, their notes and notification settings. Administrators and agents with `manage_customers`. */
@@ -33,21 +33,8 @@ export class CustomerService {
   /** Creates an Active customer (the CLI passes `confirm: false`). */
   async create (actor: Actor | null, input: NewPersonInput, confirm = true): Promise<User> {
     if (actor !== null) ensure(canManageCustomers(actor))
-    checkNewPerson(input, confirm)
-    const passwordHash = await this.ctx.hasher.hash(input.password)
-    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
-      const customer = await tx.users.create({
-        role: Role.Customer,
-        first_name: personName(input.first_name),
-        last_name: personName(input.last_name),
-        email: normaliseEmail(input.email),
-        company: normaliseCompany(input.company) ?? null,
-        status: UserStatus.Active,
-        password_hash: passwordHash
-      })
-      await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: actor?.id ?? null, customer } satisfies CustomerEvent)
-      return customer
-    })
+    const row = await checkedNewPersonRow(this.ctx, Role.Customer, input, { confirm })
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => await insertCustomer(this.ctx, tx, row, actor?.id ?? null))
   }
 
   /**
@@ -65,15 +52,7 @@ export class CustomerService {
       for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
     })
     throwIfInvalid(errors)
-    const rows = people.map((person) => ({
-      role: Role.Customer,
-      first_name: personName(person.first_name),
-      last_name: personName(person.last_name),
-      email: normaliseEmail(person.email),
-      company: normaliseCompany(person.company) ?? null,
-      status: UserStatus.Active,
-      password_hash: passwordHash
-    }))
+    const rows = people.map((person) => newPersonRow(Role.Customer, person, passwordHash))
     if (tx !== undefined) return await tx.users.createMany(rows)
     return await this.ctx.store.transaction(async (inner) => await inner.users.createMany(rows))
   }
@@ -83,13 +62,8 @@ export class CustomerService {
     checkPersonPatch(input)
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
     const updated = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
-      const fields = {
-        ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), company: normaliseCompany(input.company), status: input.status }),
-        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {})
-      }
-      const user = await tx.users.update(id, { ...fields, ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}) })
-      // A changed password signs the customer out everywhere.
-      if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
+      const fields = personPatch(input, { company: normaliseCompany(input.company) })
+      const user = await savePersonPatch(tx, id, fields, passwordHash)
       const changes = [...changedFields(before, fields), ...(passwordHash !== undefined ? ['password'] : [])]
       if (user !== null && changes.length > 0) {
         await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerUpdated, actor_id: actor.id, customer: user, changes } satisfies CustomerEvent)
@@ -168,7 +142,12 @@ export function mergeSettings (current: NotificationSettings, patch: Partial<Not
   return next
 }
 
-/** Drops keys whose value is undefined, so a partial update keeps absent fields. */
-export function pickDefined<T extends Record<string, unknown>> (values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
+/**
+ * Inserts a new customer and emits `CustomerCreated`, inside `tx` (a transaction of
+ * `ctx.events`): how staff, the CLI and self-registration (`actorId: 'self'`) create customers.
+ */
+export async function insertCustomer (ctx: ServiceContext, tx: Store, row: NewUser, actorId: number | null | 'self'): Promise<User> {
+  const customer = await tx.users.create(row)
+  await ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: actorId === 'self' ? customer.id : actorId, customer } satisfies CustomerEvent)
+  return customer
 }
