@@ -1,7 +1,8 @@
 import { ValidationError, type FieldErrors } from '../errors.js'
 import type { ServiceContext } from '../context.js'
 import { plainText } from '../html.js'
-import type { NewUser, Store, UserPatch } from '../store.js'
+import type { Store } from '../store.js'
+import type { NewUser, UserPatch } from './user-store.js'
 import { optionalText, textLength } from '../text-input.js'
 import { LIMITS, UserStatus, type RoleNumber, type User, type UserStatusNumber } from './user.js'
 
