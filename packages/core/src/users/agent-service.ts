@@ -1,32 +1,20 @@
 import type { ServiceContext } from '../context.js'
 import { NotFoundError, ValidationError } from '../errors.js'
-import type { ListQuery, Page } from '../list/list-query.js'
 import type { Category } from '../categories/category.js'
-import type { WithIncludes } from '../store.js'
-import { mergeSettings } from './customer-service.js'
+import { PersonService } from './person-service.js'
 import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageAgents, ensure } from './user-policy.js'
 import {
   isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
-  type Actor, type NotificationSettings, type Permissions, type RoleNumber, type User
+  type Actor, type Permissions, type RoleNumber, type User
 } from './user.js'
 import { isValidTimezone } from '../time.js'
 import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
 
 /** Agents and administrators (both listed under /agents). Administrators only. */
-export class AgentService {
-  constructor (private readonly ctx: ServiceContext) {}
-
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<User>>> {
-    ensure(canManageAgents(actor))
-    return await this.ctx.store.users.list('agent', query)
-  }
-
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<User>> {
-    ensure(canManageAgents(actor))
-    const agent = await this.ctx.store.users.view('agent', id, query)
-    if (agent === null) throw new NotFoundError('Agent')
-    return agent
+export class AgentService extends PersonService {
+  constructor (ctx: ServiceContext) {
+    super(ctx, { kind: 'agent', noun: 'Agent', is: isStaff, mayManage: canManageAgents })
   }
 
   /** Creates an Active agent (or administrator, through the CLI). */
@@ -78,17 +66,6 @@ export class AgentService {
     return effectivePermissions({ ...agent, permissions: next })
   }
 
-  async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {
-    return (await this.get(actor, id)).notifications
-  }
-
-  async updateNotificationSettings (actor: Actor, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
-    const agent = await this.get(actor, id)
-    const settings = mergeSettings(agent.notifications, patch)
-    await this.ctx.store.users.setNotificationSettings(id, settings)
-    return settings
-  }
-
   async categories (actor: Actor, id: number): Promise<Category[]> {
     await this.get(actor, id)
     const ids = await this.ctx.store.users.categoryIds(id)
@@ -102,13 +79,6 @@ export class AgentService {
     const existing = await this.ctx.store.categories.existingIds(unique)
     throwIfInvalid(unknownIdErrors('categories', categoryIds, existing, 'The selected category is invalid.'))
     await this.ctx.store.transaction(async (tx) => { await tx.users.setCategories(id, unique) })
-  }
-
-  private async get (actor: Actor, id: number): Promise<User> {
-    ensure(canManageAgents(actor))
-    const user = await this.ctx.store.users.findById(id)
-    if (user === null || !isStaff(user)) throw new NotFoundError('Agent')
-    return user
   }
 }
 

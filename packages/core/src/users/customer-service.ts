@@ -11,24 +11,13 @@ import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, newPersonErrors, ne
 import { canManageCustomers, ensure } from './user-policy.js'
 import { CustomerEventType, type CustomerEvent } from './customer-events.js'
 import { changedFields } from '../tickets/ticket-events.js'
-import {
-  NOTIFICATION_SETTING_KEYS, Role, type Actor, type NotificationSettings, type User
-} from './user.js'
+import { PersonService } from './person-service.js'
+import { Role, type Actor, type User } from './user.js'
 
 /** Customers, their notes and notification settings. Administrators and agents with `manage_customers`. */
-export class CustomerService {
-  constructor (private readonly ctx: ServiceContext) {}
-
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<User>>> {
-    ensure(canManageCustomers(actor))
-    return await this.ctx.store.users.list('customer', query)
-  }
-
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<User>> {
-    ensure(canManageCustomers(actor))
-    const customer = await this.ctx.store.users.view('customer', id, query)
-    if (customer === null) throw new NotFoundError('Customer')
-    return customer
+export class CustomerService extends PersonService {
+  constructor (ctx: ServiceContext) {
+    super(ctx, { kind: 'customer', noun: 'Customer', is: (user) => user.role === Role.Customer, mayManage: canManageCustomers })
   }
 
   /** Creates an Active customer (the CLI passes `confirm: false`). */
@@ -88,17 +77,6 @@ export class CustomerService {
     await removeFiles(this.ctx.files, fileNames)
   }
 
-  async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {
-    return (await this.get(actor, id)).notifications
-  }
-
-  async updateNotificationSettings (actor: Actor, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
-    const customer = await this.get(actor, id)
-    const settings = mergeSettings(customer.notifications, patch)
-    await this.ctx.store.users.setNotificationSettings(id, settings)
-    return settings
-  }
-
   async listNotes (actor: Actor, customerId: number, query: ListQuery): Promise<Page<WithIncludes<CustomerNote>>> {
     await this.get(actor, customerId)
     return await this.ctx.store.customerNotes.list(customerId, query)
@@ -125,22 +103,6 @@ export class CustomerService {
     if (note === null || note.customer_id !== customerId) throw new NotFoundError('Note')
     await this.ctx.store.customerNotes.delete(noteId)
   }
-
-  private async get (actor: Actor, id: number): Promise<User> {
-    ensure(canManageCustomers(actor))
-    const user = await this.ctx.store.users.findById(id)
-    if (user === null || user.role !== Role.Customer) throw new NotFoundError('Customer')
-    return user
-  }
-}
-
-export function mergeSettings (current: NotificationSettings, patch: Partial<NotificationSettings>): NotificationSettings {
-  const next = { ...current }
-  for (const key of NOTIFICATION_SETTING_KEYS) {
-    const value = patch[key]
-    if (typeof value === 'boolean') next[key] = value
-  }
-  return next
 }
 
 /**
