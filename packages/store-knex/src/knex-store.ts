@@ -1,5 +1,5 @@
 import knexFactory, { type Knex } from 'knex'
-import { systemClock, type Clock, type Store } from '@helpdesk/core'
+import { systemClock, type Clock, type Repositories, type Store } from '@helpdesk/core'
 import type { Dialect } from './dialects/dialect.js'
 import { dialectFor } from './dialects/index.js'
 import { migrationSource } from './migrations/index.js'
@@ -59,25 +59,43 @@ function translated<T extends object> (repository: T, dialect: Dialect, synchron
   })
 }
 
+/** Methods of a repository that are not async: they are not wrapped by `translated`. */
+const synchronousMethods: Partial<Record<keyof Repositories, ReadonlySet<PropertyKey>>> = { jobs: new Set(['onEnqueued']) }
+
+/** Each repository of the Store port, built on one connection (the pool or a transaction). */
+function createRepositories (ctx: RepositoryContext, hooks: {
+  /** Event-log ids were appended. */
+  appended: (ids: number[]) => Promise<void>
+  /** A job was enqueued. */
+  enqueued: () => void
+  jobSignal: JobSignal
+}): Repositories {
+  return {
+    users: createUserRepository(ctx),
+    tokens: createTokenRepository(ctx),
+    categories: createCategoryRepository(ctx),
+    customerNotes: createCustomerNoteRepository(ctx),
+    customFields: createCustomFieldRepository(ctx),
+    cannedResponses: createCannedResponseRepository(ctx),
+    collections: createCollectionRepository(ctx),
+    articles: createArticleRepository(ctx),
+    notifications: createNotificationRepository(ctx),
+    tickets: createTicketRepository(ctx),
+    comments: createCommentRepository(ctx),
+    attachments: createAttachmentRepository(ctx),
+    imports: createImportRepository(ctx),
+    eventLog: announcing(createEventLogRepository(ctx), hooks.appended),
+    jobs: createJobRepository(ctx, { signal: hooks.jobSignal, enqueued: hooks.enqueued }),
+    mail: createMailRepository(ctx),
+    webhooks: createWebhookRepository(ctx)
+  }
+}
+
+/** KnexStore's base: the repositories as readonly fields, which KnexStore's constructor assigns. */
+const RepositoryFields = class {} as new () => Readonly<Repositories>
+
 /** The Store port on knex. Holds either the root connection pool or one open transaction. */
-export class KnexStore implements Store {
-  readonly users
-  readonly tokens
-  readonly categories
-  readonly customerNotes
-  readonly customFields
-  readonly cannedResponses
-  readonly collections
-  readonly articles
-  readonly notifications
-  readonly tickets
-  readonly comments
-  readonly attachments
-  readonly imports
-  readonly eventLog
-  readonly jobs
-  readonly mail
-  readonly webhooks
+export class KnexStore extends RepositoryFields implements Store {
   /** Set when this transaction enqueued jobs: runners are woken once it commits. */
   private jobsEnqueued = false
   /** Event-log ids this transaction appended: announced once, just before it commits. */
@@ -92,30 +110,17 @@ export class KnexStore implements Store {
     private readonly jobSignal = new JobSignal(knex, dialect),
     readonly eventNotifier: StoreEventNotifier = dialect.name === 'postgres' ? createPostgresNotifier(listenConnectionOf(knex)) : createInProcessNotifier()
   ) {
-    const ctx: RepositoryContext = { db: knex, dialect, clock, readMarks }
-    this.users = translated(createUserRepository(ctx), dialect)
-    this.tokens = translated(createTokenRepository(ctx), dialect)
-    this.categories = translated(createCategoryRepository(ctx), dialect)
-    this.customerNotes = translated(createCustomerNoteRepository(ctx), dialect)
-    this.customFields = translated(createCustomFieldRepository(ctx), dialect)
-    this.cannedResponses = translated(createCannedResponseRepository(ctx), dialect)
-    this.collections = translated(createCollectionRepository(ctx), dialect)
-    this.articles = translated(createArticleRepository(ctx), dialect)
-    this.notifications = translated(createNotificationRepository(ctx), dialect)
-    this.tickets = translated(createTicketRepository(ctx), dialect)
-    this.comments = translated(createCommentRepository(ctx), dialect)
-    this.attachments = translated(createAttachmentRepository(ctx), dialect)
-    this.imports = translated(createImportRepository(ctx), dialect)
-    this.eventLog = translated(announcing(createEventLogRepository(ctx), async (ids) => {
-      if (inTransaction) this.appendedEventIds.push(...ids)
-      else await eventNotifier.announce(knex, ids)
-    }), dialect)
-    this.jobs = translated(createJobRepository(ctx, {
-      signal: jobSignal,
-      enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() }
-    }), dialect, new Set(['onEnqueued']))
-    this.mail = translated(createMailRepository(ctx), dialect)
-    this.webhooks = translated(createWebhookRepository(ctx), dialect)
+    super()
+    const repositories = createRepositories({ db: knex, dialect, clock, readMarks }, {
+      appended: async (ids) => {
+        if (inTransaction) this.appendedEventIds.push(...ids)
+        else await eventNotifier.announce(knex, ids)
+      },
+      enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() },
+      jobSignal
+    })
+    Object.assign(this, Object.fromEntries(Object.entries(repositories).map(([name, repository]) =>
+      [name, translated(repository, dialect, synchronousMethods[name as keyof Repositories])])))
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {

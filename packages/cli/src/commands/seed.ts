@@ -32,11 +32,9 @@ type DemoAccount = { role: 'admin' | 'agent' | 'customer', email: string, passwo
 async function ensureUser (helpdesk: Helpdesk, account: DemoAccount): Promise<{ user: User, created: boolean }> {
   const existing = await helpdesk.auth.findUser({ email: account.email })
   if (existing !== null) return { user: existing, created: false }
-  const { Role } = await import('@helpdesk/core')
+  const { createUserOfRole, roleFromType } = await import('@helpdesk/core')
   const input = { first_name: account.first_name, last_name: account.last_name, email: account.email, password: account.password }
-  const user = account.role === 'customer'
-    ? await helpdesk.customers.create(null, input, false)
-    : await helpdesk.agents.create(null, input, account.role === 'admin' ? Role.Admin : Role.Agent, false)
+  const user = await createUserOfRole(helpdesk, roleFromType(account.role), input)
   return { user, created: true }
 }
 

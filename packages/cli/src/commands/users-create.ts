@@ -16,10 +16,9 @@ export interface UsersCreateOptions {
 
 /** Creates an Active user through the same services the API uses. */
 export async function usersCreate (options: UsersCreateOptions, io: CliIo): Promise<number> {
-  const [{ Role }, { databaseUrl }, { withHelpdesk }] = await Promise.all([import('@helpdesk/core'), import('../config.js'), import('../open-store.js')])
-  const roles: Record<string, number> = { admin: Role.Admin, agent: Role.Agent, customer: Role.Customer }
-  const role = roles[options.role]
-  if (role === undefined) throw new CliError(`unknown role "${options.role}" (use admin, agent or customer)`)
+  const [{ createUserOfRole, roleFromType }, { databaseUrl }, { withHelpdesk }] = await Promise.all([import('@helpdesk/core'), import('../config.js'), import('../open-store.js')])
+  const role = roleFromType(options.role)
+  if (role === null) throw new CliError(`unknown role "${options.role}" (use admin, agent or customer)`)
   const input = {
     first_name: options.firstName ?? options.role.charAt(0).toUpperCase() + options.role.slice(1),
     last_name: options.lastName ?? 'User',
@@ -27,9 +26,7 @@ export async function usersCreate (options: UsersCreateOptions, io: CliIo): Prom
     password: options.password
   }
   return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
-    const user = role === Role.Customer
-      ? await helpdesk.customers.create(null, input, false)
-      : await helpdesk.agents.create(null, input, role as 1 | 2, false)
+    const user = await createUserOfRole(helpdesk, role, input)
     if (options.json === true) io.out(JSON.stringify({ id: user.id, role: options.role, email: user.email }))
     else io.out(`Created ${options.role} #${user.id} ${user.email}`)
     return user.id

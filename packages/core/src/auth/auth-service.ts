@@ -1,11 +1,11 @@
 import { nowString, type ServiceContext } from '../context.js'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
-import { checkNewPerson, normaliseEmail, personName, type NewPersonInput } from '../users/user-input.js'
+import { checkedNewPersonRow, normaliseEmail, type NewPersonInput } from '../users/user-input.js'
 import { Role, UserStatus, type Actor, type User } from '../users/user.js'
 import { generateToken, hashToken, type ApiToken } from './api-token.js'
 import { allowActorMemo } from './actor-memo.js'
 import { RevisionReader, TokenCache, type TokenCacheOptions } from './token-cache.js'
-import { CustomerEventType, type CustomerEvent } from '../users/customer-events.js'
+import { insertCustomer } from '../users/customer-service.js'
 
 export interface IssuedToken extends ApiToken { token: string }
 
@@ -47,18 +47,9 @@ export class AuthService {
   /** Self-service sign-up, when `createHelpdesk`'s `registration` allows it (the one place that setting lives). */
   async register (input: NewPersonInput): Promise<{ token: string, user: User }> {
     if (!this.ctx.registration) throw new ForbiddenError('Registration is disabled.')
-    checkNewPerson(input)
-    const passwordHash = await this.ctx.hasher.hash(input.password)
+    const row = await checkedNewPersonRow(this.ctx, Role.Customer, input, { company: false })
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
-      const user = await tx.users.create({
-        role: Role.Customer,
-        first_name: personName(input.first_name),
-        last_name: personName(input.last_name),
-        email: normaliseEmail(input.email),
-        status: UserStatus.Active,
-        password_hash: passwordHash
-      })
-      await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: user.id, customer: user } satisfies CustomerEvent)
+      const user = await insertCustomer(this.ctx, tx, row, 'self')
       const issued = await this.issueLoginToken(tx.tokens, user.id)
       return { token: issued.token, user }
     })

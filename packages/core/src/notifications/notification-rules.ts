@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../events.js'
-import type { UserRepository } from '../store.js'
+import type { UserRepository } from '../users/user-store.js'
 import type { ImportFinishedEvent } from '../imports/import-job.js'
 import { CommentType } from '../tickets/comment.js'
 import { canSeeComment } from '../tickets/ticket-policy.js'

@@ -1,17 +1,11 @@
+import type { LoggedEvent } from '../event-log/event-log.js'
 import type { DateTimeString } from '../time.js'
 import { canSeeComment, canSeeTicket, type TicketScope } from '../tickets/ticket-policy.js'
 import type { Comment } from '../tickets/comment.js'
 import type { Ticket } from '../tickets/ticket.js'
 
-/** One committed event as the stream reads it from the event log (the log's `LoggedEvent`). */
-export interface StreamSourceEvent {
-  id: number
-  type: string
-  actor_id: number | null
-  ticket_id: number | null
-  payload: Record<string, unknown>
-  created_at: DateTimeString
-}
+/** One committed event as the stream reads it from the event log. */
+export type StreamSourceEvent = LoggedEvent
 
 /** Who is listening: a user and the ticket/comment scope of the lists (CONTRACT §3). */
 export interface StreamViewer {

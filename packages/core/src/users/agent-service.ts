@@ -1,49 +1,27 @@
 import type { ServiceContext } from '../context.js'
 import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
-import type { ListQuery, Page } from '../list/list-query.js'
 import type { Category } from '../categories/category.js'
-import type { WithIncludes } from '../store.js'
-import { mergeSettings, pickDefined } from './customer-service.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { PersonService } from './person-service.js'
+import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, newPersonErrors, newPersonRow, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageAgents, ensure } from './user-policy.js'
 import {
   isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
-  type Actor, type NotificationSettings, type Permissions, type RoleNumber, type User
+  type Actor, type Permissions, type RoleNumber, type User
 } from './user.js'
 import { isValidTimezone } from '../time.js'
 import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
 
 /** Agents and administrators (both listed under /agents). Administrators only. */
-export class AgentService {
-  constructor (private readonly ctx: ServiceContext) {}
-
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<User>>> {
-    ensure(canManageAgents(actor))
-    return await this.ctx.store.users.list('agent', query)
-  }
-
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<User>> {
-    ensure(canManageAgents(actor))
-    const agent = await this.ctx.store.users.view('agent', id, query)
-    if (agent === null) throw new NotFoundError('Agent')
-    return agent
+export class AgentService extends PersonService {
+  constructor (ctx: ServiceContext) {
+    super(ctx, { kind: 'agent', noun: 'Agent', is: isStaff, mayManage: canManageAgents })
   }
 
   /** Creates an Active agent (or administrator, through the CLI). */
   async create (actor: Actor | null, input: NewPersonInput, role: RoleNumber = Role.Agent, confirm = true): Promise<User> {
     if (actor !== null) ensure(canManageAgents(actor))
     if (!isValidRole(role) || role === Role.Customer) throw ValidationError.field('role', 'The role must be admin or agent.')
-    checkNewPerson(input, confirm)
-    const passwordHash = await this.ctx.hasher.hash(input.password)
-    return await this.ctx.store.users.create({
-      role,
-      first_name: personName(input.first_name),
-      last_name: personName(input.last_name),
-      email: normaliseEmail(input.email),
-      status: UserStatus.Active,
-      password_hash: passwordHash,
-      permissions: noPermissions()
-    })
+    return await this.ctx.store.users.create(await checkedNewPersonRow(this.ctx, role, input, { confirm, company: false }))
   }
 
   async update (actor: Actor, id: number, input: PersonPatchInput): Promise<User> {
@@ -56,15 +34,7 @@ export class AgentService {
       throw ValidationError.field('status', 'You cannot ban or unconfirm your own account.')
     }
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
-    const updated = await this.ctx.store.transaction(async (tx) => {
-      const user = await tx.users.update(id, {
-        ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), timezone: input.timezone, status: input.status }),
-        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {}),
-        ...(passwordHash !== undefined ? { password_hash: passwordHash } : {})
-      })
-      if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
-      return user
-    })
+    const updated = await this.ctx.store.transaction(async (tx) => await savePersonPatch(tx, id, personPatch(input, { timezone: input.timezone }), passwordHash))
     if (updated === null) throw new NotFoundError('Agent')
     return updated
   }
@@ -94,17 +64,6 @@ export class AgentService {
     const next = { ...agent.permissions, ...(patch as Partial<Permissions>) }
     await this.ctx.store.users.update(id, { permissions: next })
     return effectivePermissions({ ...agent, permissions: next })
-  }
-
-  async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {
-    return (await this.get(actor, id)).notifications
-  }
-
-  async updateNotificationSettings (actor: Actor, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
-    const agent = await this.get(actor, id)
-    const settings = mergeSettings(agent.notifications, patch)
-    await this.ctx.store.users.setNotificationSettings(id, settings)
-    return settings
   }
 
   async categories (actor: Actor, id: number): Promise<Category[]> {
@@ -139,23 +98,8 @@ export class AgentService {
       for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
     })
     throwIfInvalid(errors)
-    const rows = people.map((person) => ({
-      role: Role.Agent,
-      first_name: personName(person.first_name),
-      last_name: personName(person.last_name),
-      email: normaliseEmail(person.email),
-      status: UserStatus.Active,
-      password_hash: passwordHash,
-      permissions: noPermissions()
-    }))
+    const rows = people.map((person) => ({ ...newPersonRow(Role.Agent, { ...person, company: null }, passwordHash), permissions: noPermissions() }))
     return await this.ctx.store.transaction(async (tx) => await tx.users.createMany(rows))
-  }
-
-  private async get (actor: Actor | null, id: number): Promise<User> {
-    if (actor !== null) ensure(canManageAgents(actor))
-    const user = await this.ctx.store.users.findById(id)
-    if (user === null || !isStaff(user)) throw new NotFoundError('Agent')
-    return user
   }
 }
 

@@ -5,49 +5,26 @@ import { removeFiles } from '../tickets/attachment-service.js'
 import { requiredHtml } from '../text-input.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
+import type { NewUser } from './user-store.js'
 import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
-import { checkNewPerson, checkPersonPatch, hashIfGiven, newPersonErrors, normaliseCompany, normaliseEmail, optionalPersonName, personName, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, newPersonErrors, newPersonRow, normaliseCompany, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
 import { CustomerEventType, type CustomerEvent } from './customer-events.js'
 import { changedFields } from '../tickets/ticket-events.js'
-import {
-  NOTIFICATION_SETTING_KEYS, Role, UserStatus, type Actor, type NotificationSettings, type User
-} from './user.js'
+import { PersonService } from './person-service.js'
+import { Role, type Actor, type User } from './user.js'
 
 /** Customers, their notes and notification settings. Administrators and agents with `manage_customers`. */
-export class CustomerService {
-  constructor (private readonly ctx: ServiceContext) {}
-
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<User>>> {
-    ensure(canManageCustomers(actor))
-    return await this.ctx.store.users.list('customer', query)
-  }
-
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<User>> {
-    ensure(canManageCustomers(actor))
-    const customer = await this.ctx.store.users.view('customer', id, query)
-    if (customer === null) throw new NotFoundError('Customer')
-    return customer
+export class CustomerService extends PersonService {
+  constructor (ctx: ServiceContext) {
+    super(ctx, { kind: 'customer', noun: 'Customer', is: (user) => user.role === Role.Customer, mayManage: canManageCustomers })
   }
 
   /** Creates an Active customer (the CLI passes `confirm: false`). */
   async create (actor: Actor | null, input: NewPersonInput, confirm = true): Promise<User> {
     if (actor !== null) ensure(canManageCustomers(actor))
-    checkNewPerson(input, confirm)
-    const passwordHash = await this.ctx.hasher.hash(input.password)
-    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
-      const customer = await tx.users.create({
-        role: Role.Customer,
-        first_name: personName(input.first_name),
-        last_name: personName(input.last_name),
-        email: normaliseEmail(input.email),
-        company: normaliseCompany(input.company) ?? null,
-        status: UserStatus.Active,
-        password_hash: passwordHash
-      })
-      await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: actor?.id ?? null, customer } satisfies CustomerEvent)
-      return customer
-    })
+    const row = await checkedNewPersonRow(this.ctx, Role.Customer, input, { confirm })
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => await insertCustomer(this.ctx, tx, row, actor?.id ?? null))
   }
 
   /**
@@ -65,15 +42,7 @@ export class CustomerService {
       for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
     })
     throwIfInvalid(errors)
-    const rows = people.map((person) => ({
-      role: Role.Customer,
-      first_name: personName(person.first_name),
-      last_name: personName(person.last_name),
-      email: normaliseEmail(person.email),
-      company: normaliseCompany(person.company) ?? null,
-      status: UserStatus.Active,
-      password_hash: passwordHash
-    }))
+    const rows = people.map((person) => newPersonRow(Role.Customer, person, passwordHash))
     if (tx !== undefined) return await tx.users.createMany(rows)
     return await this.ctx.store.transaction(async (inner) => await inner.users.createMany(rows))
   }
@@ -83,13 +52,8 @@ export class CustomerService {
     checkPersonPatch(input)
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
     const updated = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
-      const fields = {
-        ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), company: normaliseCompany(input.company), status: input.status }),
-        ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {})
-      }
-      const user = await tx.users.update(id, { ...fields, ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}) })
-      // A changed password signs the customer out everywhere.
-      if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
+      const fields = personPatch(input, { company: normaliseCompany(input.company) })
+      const user = await savePersonPatch(tx, id, fields, passwordHash)
       const changes = [...changedFields(before, fields), ...(passwordHash !== undefined ? ['password'] : [])]
       if (user !== null && changes.length > 0) {
         await this.ctx.events.emit(tx, { type: CustomerEventType.CustomerUpdated, actor_id: actor.id, customer: user, changes } satisfies CustomerEvent)
@@ -111,17 +75,6 @@ export class CustomerService {
       return names
     })
     await removeFiles(this.ctx.files, fileNames)
-  }
-
-  async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {
-    return (await this.get(actor, id)).notifications
-  }
-
-  async updateNotificationSettings (actor: Actor, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
-    const customer = await this.get(actor, id)
-    const settings = mergeSettings(customer.notifications, patch)
-    await this.ctx.store.users.setNotificationSettings(id, settings)
-    return settings
   }
 
   async listNotes (actor: Actor, customerId: number, query: ListQuery): Promise<Page<WithIncludes<CustomerNote>>> {
@@ -150,25 +103,14 @@ export class CustomerService {
     if (note === null || note.customer_id !== customerId) throw new NotFoundError('Note')
     await this.ctx.store.customerNotes.delete(noteId)
   }
-
-  private async get (actor: Actor, id: number): Promise<User> {
-    ensure(canManageCustomers(actor))
-    const user = await this.ctx.store.users.findById(id)
-    if (user === null || user.role !== Role.Customer) throw new NotFoundError('Customer')
-    return user
-  }
 }
 
-export function mergeSettings (current: NotificationSettings, patch: Partial<NotificationSettings>): NotificationSettings {
-  const next = { ...current }
-  for (const key of NOTIFICATION_SETTING_KEYS) {
-    const value = patch[key]
-    if (typeof value === 'boolean') next[key] = value
-  }
-  return next
-}
-
-/** Drops keys whose value is undefined, so a partial update keeps absent fields. */
-export function pickDefined<T extends Record<string, unknown>> (values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
+/**
+ * Inserts a new customer and emits `CustomerCreated`, inside `tx` (a transaction of
+ * `ctx.events`): how staff, the CLI and self-registration (`actorId: 'self'`) create customers.
+ */
+export async function insertCustomer (ctx: ServiceContext, tx: Store, row: NewUser, actorId: number | null | 'self'): Promise<User> {
+  const customer = await tx.users.create(row)
+  await ctx.events.emit(tx, { type: CustomerEventType.CustomerCreated, actor_id: actorId === 'self' ? customer.id : actorId, customer } satisfies CustomerEvent)
+  return customer
 }

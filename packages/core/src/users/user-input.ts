@@ -1,8 +1,10 @@
 import { ValidationError, type FieldErrors } from '../errors.js'
 import type { ServiceContext } from '../context.js'
 import { plainText } from '../html.js'
+import type { Store } from '../store.js'
+import type { NewUser, UserPatch } from './user-store.js'
 import { optionalText, textLength } from '../text-input.js'
-import { LIMITS, UserStatus, type UserStatusNumber } from './user.js'
+import { LIMITS, UserStatus, type RoleNumber, type User, type UserStatusNumber } from './user.js'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -118,4 +120,60 @@ export async function hashIfGiven (ctx: ServiceContext, password: string | undef
 
 export function normaliseEmail (email: string): string {
   return email.trim()
+}
+
+/** The fields of a new person that are stored as given (after normalising). */
+export type NewPersonFields = Pick<NewPersonInput, 'first_name' | 'last_name' | 'email' | 'company'>
+
+/**
+ * The stored form of a new person, whichever service creates them: Active, names
+ * as plain text, the email trimmed, the company trimmed (null when blank or absent).
+ */
+export function newPersonRow (role: RoleNumber, person: NewPersonFields, passwordHash: string | null): NewUser {
+  return {
+    role,
+    first_name: personName(person.first_name),
+    last_name: personName(person.last_name),
+    email: normaliseEmail(person.email),
+    company: normaliseCompany(person.company) ?? null,
+    status: UserStatus.Active,
+    password_hash: passwordHash
+  }
+}
+
+/**
+ * `checkNewPerson` then `newPersonRow` with the password hashed. `company: false`
+ * for doors that take no company (agents, self-registration): one sent anyway is
+ * checked but not stored.
+ */
+export async function checkedNewPersonRow (
+  ctx: ServiceContext, role: RoleNumber, input: NewPersonInput, options: { confirm?: boolean, company?: boolean } = {}
+): Promise<NewUser> {
+  checkNewPerson(input, options.confirm ?? true)
+  const passwordHash = await ctx.hasher.hash(input.password)
+  return newPersonRow(role, options.company === false ? { ...input, company: null } : input, passwordHash)
+}
+
+/**
+ * The stored fields a person's update changes: names as plain text, the email
+ * trimmed, `own` (what only that kind of person has, already normalised) and
+ * the status; absent keys stay absent. The password is apart (`savePersonPatch`).
+ */
+export function personPatch (input: PersonPatchInput, own: UserPatch = {}): UserPatch {
+  return {
+    ...pickDefined({ first_name: optionalPersonName(input.first_name), last_name: optionalPersonName(input.last_name), ...own, status: input.status }),
+    ...(input.email !== undefined ? { email: normaliseEmail(input.email) } : {})
+  }
+}
+
+/** Writes `fields` and the new password's hash (when given) in `tx`; a changed password signs the person out everywhere. */
+export async function savePersonPatch (tx: Store, id: number, fields: UserPatch, passwordHash: string | undefined): Promise<User | null> {
+  const user = await tx.users.update(id, { ...fields, ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}) })
+  if (passwordHash !== undefined) await tx.tokens.deleteAllForUser(id)
+  return user
+}
+
+/** Drops keys whose value is undefined, so a partial update keeps absent fields. */
+export function pickDefined<T extends Record<string, unknown>> (values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
 }

@@ -53,8 +53,11 @@ export function userType (user: Pick<User, 'role'>): UserType {
   return user.role === Role.Admin ? 'admin' : user.role === Role.Agent ? 'agent' : 'customer'
 }
 
+/** The role of a user type (the inverse of `userType`); null for any other word. */
+export function roleFromType (type: UserType): RoleNumber
+export function roleFromType (type: string): RoleNumber | null
 export function roleFromType (type: string): RoleNumber | null {
-  if (type === 'admin' || type === 'administrator') return Role.Admin
+  if (type === 'admin') return Role.Admin
   if (type === 'agent') return Role.Agent
   if (type === 'customer') return Role.Customer
   return null

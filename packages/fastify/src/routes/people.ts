@@ -1,6 +1,10 @@
-import { canSeeEmailOf, userType, type AvatarResolver, type User } from '@helpdesk/core'
+import { canSeeEmailOf, userType, type AvatarResolver, type PersonService, type User } from '@helpdesk/core'
 import type { Static } from '@sinclair/typebox'
-import type { EmbeddedPerson, Person } from '../schemas/common.js'
+import { actorOf } from '../http/authentication.js'
+import type { HelpdeskApp } from '../http/route-context.js'
+import {
+  Data, IdParams, NotificationSettings, NotificationSettingsPatch, responses, type EmbeddedPerson, type Person
+} from '../schemas/common.js'
 
 /** The authenticated user's own person shape. */
 export function presentPerson (user: User, avatar: AvatarResolver): Static<typeof Person> {
@@ -22,4 +26,18 @@ export function presentEmbeddedPerson (user: unknown, avatar: AvatarResolver, vi
   if (user === null || user === undefined) return null
   const person = presentPerson(user as User, avatar)
   return canSeeEmailOf(viewer, person) ? person : { ...person, email: null }
+}
+
+/** `GET` and `PATCH`/`POST`/`PUT` `{base}/:id/notifications`: the notification settings of an agent or a customer. */
+export function notificationSettingsRoutes (app: HelpdeskApp, base: '/agents' | '/customers', tags: string[], noun: string, people: PersonService): void {
+  app.get(`${base}/:id/notifications`, {
+    schema: { tags, summary: `Notification settings of ${noun}`, params: IdParams, response: responses({ 200: Data(NotificationSettings) }) }
+  }, async (request) => ({ data: await people.notificationSettings(actorOf(request), request.params.id) }))
+
+  app.route({
+    method: ['PATCH', 'POST', 'PUT'],
+    url: `${base}/:id/notifications`,
+    schema: { tags, summary: `Change notification settings of ${noun}`, params: IdParams, body: NotificationSettingsPatch, response: responses({ 200: Data(NotificationSettings) }) },
+    handler: async (request) => ({ data: await people.updateNotificationSettings(actorOf(request), request.params.id, request.body) })
+  })
 }

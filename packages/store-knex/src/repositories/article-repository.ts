@@ -8,7 +8,8 @@ import { categoriesByIds } from './category-repository.js'
 import { collectionsByIds } from './collection-repository.js'
 import { usersByIds } from './customer-note-repository.js'
 import { visibleArticles } from './knowledge-base-scope.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { now, type RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<Article>
 
@@ -55,6 +56,7 @@ const mapping: ListMapping<typeof articleList, Article, Item> = {
 
 export function createArticleRepository (ctx: RepositoryContext): ArticleRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'articles')
   const articles = (): Knex.QueryBuilder => db('articles').select(articleColumns)
   return {
     async findById (id) {
@@ -73,16 +75,13 @@ export function createArticleRepository (ctx: RepositoryContext): ArticleReposit
       return await viewOne(db, visibleArticles(db, articles().where('articles.id', id), scope), mapping, query)
     },
     async create (article) {
-      const at = now(ctx)
-      const id = await insertId(db('articles').insert({ ...article, created_at: at, updated_at: at }))
-      return (await this.findById(id))!
+      return (await this.findById((await table.insert(article)).id))!
     },
     async update (id, changes) {
-      const count = await db('articles').where('id', id).update({ ...changes, updated_at: now(ctx) })
-      return count === 0 ? null : await this.findById(id)
+      return await table.update(id, changes) ? await this.findById(id) : null
     },
     async delete (id) {
-      return await db('articles').where('id', id).delete() > 0
+      return await table.delete(id)
     },
     async nextOrder (collectionId) {
       const row = await db('articles').where('collection_id', collectionId).max({ max: 'order' }).first() as { max: number | null } | undefined

@@ -4,7 +4,8 @@ import {
 } from '@helpdesk/core'
 import { listPage, viewOne, type ListMapping } from '../list/list-mapping.js'
 import { cannedResponseColumns, cannedResponseFromRow, type CannedResponseRow } from '../rows/canned-response-row.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import type { RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<CannedResponse>
 
@@ -26,6 +27,7 @@ function scoped (qb: Knex.QueryBuilder, scope: CannedResponseScope): Knex.QueryB
 
 export function createCannedResponseRepository (ctx: RepositoryContext): CannedResponseRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'canned_responses')
   const responses = (scope: CannedResponseScope): Knex.QueryBuilder => scoped(db('canned_responses').select(cannedResponseColumns), scope)
   return {
     async list (scope, query) {
@@ -40,14 +42,12 @@ export function createCannedResponseRepository (ctx: RepositoryContext): CannedR
       return rows.map(cannedResponseFromRow)
     },
     async create (response) {
-      const at = now(ctx)
-      const id = await insertId(db('canned_responses').insert({ ...response, created_at: at, updated_at: at }))
+      const { id } = await table.insert(response)
       const row = await responses({ all: true }).where('canned_responses.id', id).first() as CannedResponseRow
       return cannedResponseFromRow(row)
     },
     async update (id, values) {
-      const count = await db('canned_responses').where('id', id).update({ ...values, updated_at: now(ctx) })
-      if (count === 0) return null
+      if (!await table.update(id, values)) return null
       const row = await responses({ all: true }).where('canned_responses.id', id).first() as CannedResponseRow | undefined
       return row === undefined ? null : cannedResponseFromRow(row)
     },

@@ -6,6 +6,7 @@ import { customFieldColumns, customFieldFromRow, type CustomFieldRow } from '../
 import { visibleArticles, visibleCollections } from './knowledge-base-scope.js'
 import { insertId, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 import { ticketCounts } from './ticket-counts.js'
+import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<Category>
 
@@ -93,6 +94,7 @@ const usingTables = ['tickets', 'article_collections']
 
 export function createCategoryRepository (ctx: RepositoryContext): CategoryRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'categories')
   const categories = (): Knex.QueryBuilder => db('categories').select(categoryColumns)
   return {
     async findById (id) {
@@ -100,9 +102,7 @@ export function createCategoryRepository (ctx: RepositoryContext): CategoryRepos
       return row === undefined ? null : categoryFromRow(row)
     },
     async existingIds (ids) {
-      if (ids.length === 0) return []
-      const rows = await db('categories').select('id').whereIn('id', ids) as Array<{ id: number }>
-      return rows.map((r) => r.id)
+      return await table.existingIds(ids)
     },
     async list (query, counts) {
       return await listPage(db, ctx.dialect, categories(), mappingFor(counts), query)
@@ -130,15 +130,14 @@ export function createCategoryRepository (ctx: RepositoryContext): CategoryRepos
     },
     async update (id, patch) {
       const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined))
-      const count = await db('categories').where('id', id).update({ ...values, updated_at: now(ctx) })
-      return count === 0 ? null : await this.findById(id)
+      return await table.update(id, values) ? await this.findById(id) : null
     },
     async delete (id) {
-      return await db('categories').where('id', id).delete() > 0
+      return await table.delete(id)
     },
     async isInUse (id) {
-      for (const table of usingTables) {
-        if (await db(table).where('category_id', id).first('category_id') !== undefined) return true
+      for (const using of usingTables) {
+        if (await db(using).where('category_id', id).first('category_id') !== undefined) return true
       }
       return false
     },

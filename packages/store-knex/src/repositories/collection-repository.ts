@@ -7,7 +7,8 @@ import { collectionColumns, collectionFromRow } from '../rows/knowledge-base-row
 import { parseJson } from '../rows/row-values.js'
 import { categoriesByIds } from './category-repository.js'
 import { visibleCollections } from './knowledge-base-scope.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { now, type RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<ArticleCollection>
 
@@ -38,6 +39,7 @@ const PURCHASE_CODE_ROWS_PER_CODE = 10
 
 export function createCollectionRepository (ctx: RepositoryContext): CollectionRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'article_collections')
   const collections = (): Knex.QueryBuilder => db('article_collections').select(collectionColumns)
   return {
     async findById (id) {
@@ -45,9 +47,7 @@ export function createCollectionRepository (ctx: RepositoryContext): CollectionR
       return row === undefined ? null : collectionFromRow(row)
     },
     async existingIds (ids) {
-      if (ids.length === 0) return []
-      const rows = await db('article_collections').select('id').whereIn('id', ids) as Array<{ id: number }>
-      return rows.map((r) => r.id)
+      return await table.existingIds(ids)
     },
     async list (scope, query) {
       return await listPage(db, ctx.dialect, visibleCollections(collections(), scope), mappingFor(scope), query)
@@ -56,16 +56,13 @@ export function createCollectionRepository (ctx: RepositoryContext): CollectionR
       return await viewOne(db, visibleCollections(collections().where('article_collections.id', id), scope), mappingFor(scope), query)
     },
     async create (collection) {
-      const at = now(ctx)
-      const id = await insertId(db('article_collections').insert({ ...collection, created_at: at, updated_at: at }))
-      return (await this.findById(id))!
+      return (await this.findById((await table.insert(collection)).id))!
     },
     async update (id, values) {
-      const count = await db('article_collections').where('id', id).update({ ...values, updated_at: now(ctx) })
-      return count === 0 ? null : await this.findById(id)
+      return await table.update(id, values) ? await this.findById(id) : null
     },
     async delete (id) {
-      return await db('article_collections').where('id', id).delete() > 0
+      return await table.delete(id)
     },
     async nextOrder () {
       const row = await db('article_collections').max({ max: 'order' }).first() as { max: number | null } | undefined

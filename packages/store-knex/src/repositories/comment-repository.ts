@@ -8,6 +8,7 @@ import { commentColumns, commentFromRow, rowFromNewComment, ticketColumns, ticke
 import { attachmentsInclude } from './attachment-repository.js'
 import { usersByIds } from './customer-note-repository.js'
 import { insertMany, insertRows, now, type RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<Comment>
 
@@ -41,6 +42,7 @@ const mapping: ListMapping<typeof commentList, CommentRow, Item> = {
 
 export function createCommentRepository (ctx: RepositoryContext): CommentRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'comments')
   const comments = (): Knex.QueryBuilder => db('comments').select(commentColumns)
   return {
     async findById (id) {
@@ -57,11 +59,10 @@ export function createCommentRepository (ctx: RepositoryContext): CommentReposit
       return await insertMany(db, 'comments', list.map((c) => rowFromNewComment(c, at)), 200)
     },
     async update (id, patch) {
-      const count = await db('comments').where('id', id).update({ ...patch, updated_at: now(ctx) })
-      return count === 0 ? null : await this.findById(id)
+      return await table.update(id, patch) ? await this.findById(id) : null
     },
     async delete (id) {
-      return await db('comments').where('id', id).delete() > 0
+      return await table.delete(id)
     },
     async list (ticket, visibility, query) {
       const base = comments().where('comments.ticket_id', ticket.id)

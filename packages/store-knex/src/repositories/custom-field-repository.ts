@@ -2,7 +2,8 @@ import type { Knex } from 'knex'
 import { customFieldList, type CustomField, type CustomFieldRepository, type WithIncludes } from '@helpdesk/core'
 import { countInclude, listPage, viewOne, type ListMapping } from '../list/list-mapping.js'
 import { customFieldColumns, customFieldFromRow, rowFromCustomField, type CustomFieldRow } from '../rows/custom-field-row.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import type { RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<CustomField>
 
@@ -20,6 +21,7 @@ const mapping: ListMapping<typeof customFieldList, CustomFieldRow, Item> = {
 
 export function createCustomFieldRepository (ctx: RepositoryContext): CustomFieldRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'custom_fields')
   const fields = (): Knex.QueryBuilder => db('custom_fields').select(customFieldColumns)
   return {
     async findById (id) {
@@ -33,16 +35,13 @@ export function createCustomFieldRepository (ctx: RepositoryContext): CustomFiel
       return await viewOne(db, fields().where('custom_fields.id', id), mapping, query)
     },
     async create (field) {
-      const at = now(ctx)
-      const id = await insertId(db('custom_fields').insert({ ...rowFromCustomField(field), created_at: at, updated_at: at }))
-      return (await this.findById(id))!
+      return (await this.findById((await table.insert(rowFromCustomField(field))).id))!
     },
     async update (id, field) {
-      const count = await db('custom_fields').where('id', id).update({ ...rowFromCustomField(field), updated_at: now(ctx) })
-      return count === 0 ? null : await this.findById(id)
+      return await table.update(id, rowFromCustomField(field)) ? await this.findById(id) : null
     },
     async delete (id) {
-      return await db('custom_fields').where('id', id).delete() > 0
+      return await table.delete(id)
     },
     async setCategories (fieldId, categoryIds) {
       await db('category_fields').where('field_id', fieldId).delete()

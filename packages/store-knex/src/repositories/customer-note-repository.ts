@@ -2,7 +2,8 @@ import type { Knex } from 'knex'
 import { customerNoteList, type CustomerNote, type CustomerNoteRepository, type User, type WithIncludes } from '@helpdesk/core'
 import { listPage, relationInclude, type ListMapping } from '../list/list-mapping.js'
 import { userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
-import { insertId, now, rowsByIds, type RepositoryContext } from './repository-context.js'
+import { rowsByIds, type RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<CustomerNote>
 
@@ -28,12 +29,11 @@ const mapping: ListMapping<typeof customerNoteList, CustomerNote, Item> = {
 
 export function createCustomerNoteRepository (ctx: RepositoryContext): CustomerNoteRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'customer_notes')
   const notes = (): Knex.QueryBuilder => db('customer_notes').select(noteColumns)
   return {
     async create (note) {
-      const at = now(ctx)
-      const id = await insertId(db('customer_notes').insert({ ...note, created_at: at, updated_at: at }))
-      return { id, ...note, created_at: at, updated_at: at }
+      return await table.insert(note)
     },
     async list (customerId, query) {
       return await listPage(db, ctx.dialect, notes().where('customer_notes.customer_id', customerId), mapping, query)
@@ -42,7 +42,7 @@ export function createCustomerNoteRepository (ctx: RepositoryContext): CustomerN
       return await notes().where('id', id).first() as CustomerNote | undefined ?? null
     },
     async delete (id) {
-      return await db('customer_notes').where('id', id).delete() > 0
+      return await table.delete(id)
     }
   }
 }

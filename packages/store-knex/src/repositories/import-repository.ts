@@ -2,7 +2,8 @@ import type { Knex } from 'knex'
 import type { ImportRepository, ImportSourceType } from '@helpdesk/core'
 import { batches } from '../dialects/full-text.js'
 import { importColumns, importFromRow, type ImportRow } from '../rows/import-row.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { now, type RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 /** Where the local row of each kind lives: a mapping counts only while its row exists. */
 const localTables: Record<ImportSourceType, string> = {
@@ -14,13 +15,12 @@ const CHUNK = 500
 
 export function createImportRepository (ctx: RepositoryContext): ImportRepository {
   const { db } = ctx
+  const table = tableRows(ctx, 'imports')
   const jobs = (): Knex.QueryBuilder => db('imports').select(importColumns)
 
   return {
     async create (job) {
-      const at = now(ctx)
-      const id = await insertId(db('imports').insert({ ...job, created_at: at, updated_at: at }))
-      return (await this.findById(id))!
+      return (await this.findById((await table.insert(job)).id))!
     },
     async findById (id) {
       const row = await jobs().where('id', id).first() as ImportRow | undefined
@@ -46,8 +46,7 @@ export function createImportRepository (ctx: RepositoryContext): ImportRepositor
       return null
     },
     async update (id, patch) {
-      const count = await db('imports').where('id', id).update({ ...patch, updated_at: now(ctx) })
-      return count === 0 ? null : await this.findById(id)
+      return await table.update(id, patch) ? await this.findById(id) : null
     },
     async localIds (type, externalIds) {
       const found = new Map<string, number>()

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import { agentList, Role } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
+import { notificationSettingsRoutes } from '../people.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
-  Data, IdParams, listQuerystring, NotificationSettings, NotificationSettingsPatch, Paged, responses, Success, viewQuerystring
+  Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring
 } from '../../schemas/common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
 import { Agent, AgentCreate, AgentUpdate, CategoryIdsBody, Permissions, PermissionsPatch, presentAgent } from './agent-schemas.js'
@@ -54,16 +55,7 @@ export function agentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContex
     handler: async (request) => ({ data: await agents.updatePermissions(actorOf(request), request.params.id, request.body) })
   })
 
-  app.get('/agents/:id/notifications', {
-    schema: { tags, summary: 'Notification settings of an agent', params: IdParams, response: responses({ 200: Data(NotificationSettings) }) }
-  }, async (request) => ({ data: await agents.notificationSettings(actorOf(request), request.params.id) }))
-
-  app.route({
-    method: ['PATCH', 'POST', 'PUT'],
-    url: '/agents/:id/notifications',
-    schema: { tags, summary: 'Change notification settings of an agent', params: IdParams, body: NotificationSettingsPatch, response: responses({ 200: Data(NotificationSettings) }) },
-    handler: async (request) => ({ data: await agents.updateNotificationSettings(actorOf(request), request.params.id, request.body) })
-  })
+  notificationSettingsRoutes(app, '/agents', tags, 'an agent', agents)
 
   app.get('/agents/:id/categories', {
     schema: { tags, summary: 'Categories an agent is assigned to', params: IdParams, response: responses({ 200: Data(Type.Array(Category)) }) }

@@ -1,9 +1,10 @@
 import { customerList, customerNoteList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
+import { notificationSettingsRoutes } from '../people.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
-  Data, IdParams, listQuerystring, NotificationSettings, NotificationSettingsPatch, Paged, responses, Success, viewQuerystring
+  Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring
 } from '../../schemas/common.js'
 import {
   Customer, CustomerCreate, CustomerUpdate, Note, NoteCreate, NoteParams, presentCustomer, presentNote
@@ -48,16 +49,7 @@ export function customerRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteCon
     return { success: true as const }
   })
 
-  app.get('/customers/:id/notifications', {
-    schema: { tags, summary: 'Notification settings of a customer', params: IdParams, response: responses({ 200: Data(NotificationSettings) }) }
-  }, async (request) => ({ data: await customers.notificationSettings(actorOf(request), request.params.id) }))
-
-  app.route({
-    method: ['PATCH', 'POST', 'PUT'],
-    url: '/customers/:id/notifications',
-    schema: { tags, summary: 'Change notification settings of a customer', params: IdParams, body: NotificationSettingsPatch, response: responses({ 200: Data(NotificationSettings) }) },
-    handler: async (request) => ({ data: await customers.updateNotificationSettings(actorOf(request), request.params.id, request.body) })
-  })
+  notificationSettingsRoutes(app, '/customers', tags, 'a customer', customers)
 
   app.get('/customers/:id/notes', {
     schema: { tags, summary: 'Notes about a customer', params: IdParams, querystring: listQuerystring(customerNoteList), response: responses({ 200: Paged(Note) }) }

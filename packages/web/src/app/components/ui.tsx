@@ -114,3 +114,17 @@ export function formatSize (bytes: number): string {
   if (bytes < 1024 * 1024) return t('file.kb', { size: Math.round(bytes / 1024) })
   return t('file.mb', { size: (bytes / 1024 / 1024).toFixed(1) })
 }
+
+/**
+ * Previous/Next for cursor paging. `cursors` are the cursors of the pages up to the
+ * shown one (the first is ''), so "Previous" needs no prev_cursor arithmetic; `next`
+ * is the list's `meta.next_cursor`.
+ */
+export function Pager ({ cursors, onCursors, next }: { cursors: string[], onCursors: (cursors: string[]) => void, next: string | null }) {
+  return (
+    <nav class="pager" aria-label={t('inbox.paging')}>
+      <button type="button" disabled={cursors.length <= 1} onClick={() => { onCursors(cursors.slice(0, -1)) }}>{t('common.previous')}</button>
+      <button type="button" disabled={next === null} onClick={() => { if (next !== null) onCursors([...cursors, next]) }}>{t('common.next')}</button>
+    </nav>
+  )
+}

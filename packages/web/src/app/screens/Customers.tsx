@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, personName } from '../components/ui.js'
+import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, personName, Pager } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Customer } from '../types.js'
 
@@ -74,10 +74,7 @@ export default function Customers () {
           </table>
           )
         : null}
-      <nav class="pager" aria-label={t('inbox.paging')}>
-        <button type="button" disabled={cursors.length <= 1} onClick={() => { setCursors(cursors.slice(0, -1)) }}>{t('common.previous')}</button>
-        <button type="button" disabled={next === null} onClick={() => { if (next !== null) setCursors([...cursors, next]) }}>{t('common.next')}</button>
-      </nav>
+      <Pager cursors={cursors} onCursors={setCursors} next={next} />
       <CreateCustomer onCreated={() => { setDone(t('customers.created')); customers.reload() }} />
     </section>
   )

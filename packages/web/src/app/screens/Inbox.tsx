@@ -6,7 +6,7 @@ import { useSession } from '../session.js'
 import { loadCategories } from '../data.js'
 import { isUnread } from '../dates.js'
 import { requestComposerFocus } from '../intents.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName } from '../components/ui.js'
+import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName, Pager } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
 
@@ -135,10 +135,7 @@ export default function Inbox () {
           </table>
           )
         : null}
-      <nav class="pager" aria-label={t('inbox.paging')}>
-        <button type="button" disabled={cursors.length <= 1} onClick={() => { setCursors(cursors.slice(0, -1)) }}>{t('common.previous')}</button>
-        <button type="button" disabled={nextCursor === null} onClick={() => { if (nextCursor !== null) setCursors([...cursors, nextCursor]) }}>{t('common.next')}</button>
-      </nav>
+      <Pager cursors={cursors} onCursors={setCursors} next={nextCursor} />
       <p class="hint">{t('inbox.keyboardHint')}</p>
     </section>
   )

@@ -3,7 +3,7 @@ import { Link } from 'wouter-preact'
 import { api, type Page } from '../api.js'
 import { useAsync } from '../hooks.js'
 import { useSession } from '../session.js'
-import { ErrorBanner, Loading, PageHeader, StatusBadge, DateTime } from '../components/ui.js'
+import { ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, Pager } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
 
@@ -33,10 +33,7 @@ export default function MyTickets () {
           </li>
         ))}
       </ul>
-      <nav class="pager" aria-label={t('inbox.paging')}>
-        <button type="button" disabled={cursors.length <= 1} onClick={() => { setCursors(cursors.slice(0, -1)) }}>{t('common.previous')}</button>
-        <button type="button" disabled={next === null} onClick={() => { if (next !== null) setCursors([...cursors, next]) }}>{t('common.next')}</button>
-      </nav>
+      <Pager cursors={cursors} onCursors={setCursors} next={next} />
     </section>
   )
 }

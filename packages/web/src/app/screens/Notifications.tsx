@@ -3,7 +3,7 @@ import { Link } from 'wouter-preact'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
 import { useSession } from '../session.js'
-import { ErrorBanner, Loading, PageHeader, DateTime, StatusMessage } from '../components/ui.js'
+import { ErrorBanner, Loading, PageHeader, DateTime, StatusMessage, Pager } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Notification } from '../types.js'
 
@@ -60,10 +60,7 @@ export default function Notifications () {
           </li>
         ))}
       </ul>
-      <nav class="pager" aria-label={t('inbox.paging')}>
-        <button type="button" disabled={cursors.length <= 1} onClick={() => { setCursors(cursors.slice(0, -1)) }}>{t('common.previous')}</button>
-        <button type="button" disabled={next === null} onClick={() => { if (next !== null) setCursors([...cursors, next]) }}>{t('common.next')}</button>
-      </nav>
+      <Pager cursors={cursors} onCursors={setCursors} next={next} />
     </section>
   )
 }
