@@ -75,6 +75,9 @@ export const postgresFullText: FullTextSearch = {
     })
     return limit === undefined ? ids : ids.limit(limit)
   },
+  async readSubstringMatchingIds (db, table, columns, value, limit) {
+    return await (postgresFullText.substringMatchingIds(db, table, columns, value, limit) as unknown as Promise<Array<{ id: number }>>)
+  },
   substringRowMatches (db, table, columns, value, idColumn) {
     const pattern = containsPattern(value)
     const tests = columns.map(() => '?? ilike ?').join(' or ')

@@ -9,6 +9,7 @@ import {
   commentColumns, commentFromRow, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
   type CommentRow, type TicketRow
 } from '../rows/ticket-rows.js'
+import type { Dialect } from '../dialects/dialect.js'
 import { attachmentsInclude } from './attachment-repository.js'
 import { categoriesByIds } from './category-repository.js'
 import { whereCommentVisible } from './comment-repository.js'
@@ -34,18 +35,38 @@ function lastReplyInclude (scope: TicketScope): IncludeLoader<Item> {
   }
 }
 
-/** `last_read_by_me`: when the caller last opened each ticket, or null. */
-function lastReadInclude (scope: TicketScope): IncludeLoader<Item> {
+/** `last_read_by_me`: when the caller last opened each ticket, or null (a prepared statement: the inbox reads it for every page). */
+function lastReadInclude (dialect: Dialect, scope: TicketScope): IncludeLoader<Item> {
   return async (db, items, _query, key) => {
-    const rows = await db('ticket_reads').select('ticket_id', 'read_at')
-      .where('user_id', scope.viewerId).whereIn('ticket_id', items.map((i) => i.id)) as Array<{ ticket_id: number, read_at: string }>
+    const ids = dialect.inIds('"ticket_reads"."ticket_id"', items.map((i) => i.id))
+    const rows = await dialect.run<{ ticket_id: number, read_at: string }>(db,
+      `select "ticket_id", "read_at" from "ticket_reads" where "ticket_reads"."user_id" = ? and ${ids.sql}`, [scope.viewerId, ...ids.bindings])
     const byTicket = new Map(rows.map((r) => [r.ticket_id, r.read_at]))
     for (const item of items) item[key] = byTicket.get(item.id) ?? null
   }
 }
 
+/**
+ * `replies-count`: the replies the caller may see, per ticket of the page, as
+ * a prepared statement (what `whereCommentVisible` says, written out: a
+ * customer counts public replies, and every reply of their own tickets).
+ */
+function repliesCountInclude (dialect: Dialect, scope: TicketScope): IncludeLoader<Item> {
+  return async (db, items, _query, key) => {
+    const ids = dialect.inIds('"comments"."ticket_id"', [...new Set(items.map((i) => i.id))])
+    const visible = 'all' in scope.comments
+      ? { sql: '', bindings: [] }
+      : { sql: ' and ("comments"."private" = ? or "comments"."ticket_id" in (select "tickets"."id" from "tickets" where "tickets"."user_id" = ?))', bindings: [false, scope.comments.repliesFor] }
+    const rows = await dialect.run<{ owner: number | string, n: number | string }>(db,
+      `select "comments"."ticket_id" as "owner", count(*) as "n" from "comments" where ${ids.sql} and "comments"."type" = ?${visible.sql} group by "comments"."ticket_id"`,
+      [...ids.bindings, CommentType.Reply, ...visible.bindings])
+    const counts = new Map(rows.map((r) => [Number(r.owner), Number(r.n)]))
+    for (const item of items) item[key] = counts.get(item.id) ?? 0
+  }
+}
+
 /** The list mapping for one caller: some includes and the search depend on who asks. */
-function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticketList, TicketRow, Item> {
+function ticketMapping (db: Knex, dialect: Dialect, scope: TicketScope): ListMapping<typeof ticketList, TicketRow, Item> {
   return {
     spec: ticketList,
     sorts: {
@@ -83,12 +104,9 @@ function ticketMapping (db: Knex, scope: TicketScope): ListMapping<typeof ticket
       category: relationInclude<Item, Category>('category_id', categoriesByIds),
       attachments: attachmentsInclude<Item>('ticket_id'),
       'attachments-count': countInclude<Item>('attachments', 'ticket_id', (qb) => { void qb.whereNull('comment_id') }),
-      'replies-count': countInclude<Item>('comments', 'ticket_id', (qb) => {
-        void qb.where('comments.type', CommentType.Reply)
-        whereCommentVisible(db, qb, scope.comments)
-      }),
+      'replies-count': repliesCountInclude(dialect, scope),
       last_reply: lastReplyInclude(scope),
-      last_read_by_me: lastReadInclude(scope)
+      last_read_by_me: lastReadInclude(dialect, scope)
     },
     since: { updated_since: 'tickets.updated_at' },
     idColumn: 'tickets.id',
@@ -131,11 +149,11 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       return await db('tickets').where('id', id).delete() > 0
     },
     async list (scope, query: ListQuery): Promise<Page<Item>> {
-      return await listTickets(ctx, scope, query, ticketMapping(db, scope))
+      return await listTickets(ctx, scope, query, ticketMapping(db, dialect, scope))
     },
     async withIncludes (ticket, scope, query) {
       const item = { ...ticket } as Item
-      await loadIncludes(db, ticketMapping(db, scope) as ListMapping<typeof ticketList, unknown, Item>, [item], query)
+      await loadIncludes(db, ticketMapping(db, dialect, scope) as ListMapping<typeof ticketList, unknown, Item>, [item], query)
       return item
     },
     async markRead (ticketId, userId, at) {
