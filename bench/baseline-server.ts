@@ -2,8 +2,9 @@
  * The benchmark's baseline: bare Fastify and the raw driver (better-sqlite3
  * or pg), prepared statements, no authentication, no validation, rows sent
  * as they come. It answers the benchmark's routes with the SQL a developer
- * would write by hand (page + COUNT(*), one query per include), on the same
- * database as the help desk, so each scenario has a ceiling to compare with.
+ * would write by hand (page + COUNT(*), one query per include; the inbox's
+ * cursor page without a count, plus one query for the unread markers), on the
+ * same database as the help desk, so each scenario has a ceiling to compare with.
  *
  *   node --import tsx bench/baseline-server.ts --database URL --port 3001
  */
@@ -141,8 +142,46 @@ app.get<{ Params: { id: string }, Querystring: { include?: string } }>('/api/v1/
   return { data: { ...included, last_reply: last ?? null } }
 })
 
+/** `filter[x]=1,2` as `column in (?, ?)` and its values (the inbox asks for two statuses). */
+function inList (column: string, value: string): [string, number[]] {
+  const values = value.split(',').map(Number)
+  return [`${column} in (${values.map(() => '?').join(', ')})`, values]
+}
+
+/**
+ * The console's inbox (cursor paging, no total): one page more than asked to
+ * know whether there is a next, the list's includes, and the unread marker
+ * (when the agent last read each ticket) read the same way, one query.
+ */
+async function inbox (query: Record<string, string | undefined>): Promise<unknown> {
+  const perPage = Number(query.per_page ?? PER_PAGE)
+  const conditions: string[] = []
+  const params: unknown[] = []
+  for (const [name, column] of [['filter[status]', 'status'], ['filter[categories]', 'category_id']] as const) {
+    const value = query[name]
+    if (value === undefined) continue
+    const [condition, values] = inList(column, value)
+    conditions.push(condition)
+    params.push(...values)
+  }
+  const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : ''
+  const rows = await driver.all(`select ${TICKET} from tickets ${where} order by updated_at desc, id desc limit ?`, [...params, perPage + 1])
+  const page = rows.slice(0, perPage)
+  const data = await withIncludes(page)
+  const reads = page.length === 0
+    ? []
+    : await driver.all(`select ticket_id, read_at from ticket_reads where user_id = ? and ${driver.inIds('ticket_id')}`, [authorId, idList(page.map((t) => t.id))])
+  const readAt = new Map(reads.map((r) => [r.ticket_id, r.read_at]))
+  const last = page.at(-1)
+  return {
+    data: data.map((t) => ({ ...t, last_read_by_me: readAt.get(t.id) ?? null })),
+    meta: { per_page: perPage, next_cursor: rows.length > perPage && last !== undefined ? `${String(last.updated_at)},${String(last.id)}` : null, prev_cursor: null }
+  }
+}
+
 app.get<{ Querystring: Record<string, string | undefined> }>('/api/v1/tickets', async (request) => {
   const query = request.query
+  if (query.cursor !== undefined) return await inbox(query)
   const page = Math.max(1, Number(query.page ?? 1))
   const order = query.sort === '-created_at' ? 'created_at desc, id desc' : 'id asc'
   const paging = [PER_PAGE, (page - 1) * PER_PAGE]

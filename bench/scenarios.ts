@@ -30,6 +30,13 @@ const ticketId = (ctx: ScenarioContext): number => int(ctx, 1, ctx.tickets)
 
 export const LIST_INCLUDES = 'user,category,agent,replies-count'
 export const VIEW_INCLUDES = 'user,category,agent,replies-count,last_reply'
+/** What the console's inbox asks for (packages/web/src/app/screens/Inbox.tsx), unread markers included. */
+export const INBOX_INCLUDES = 'user,category,agent,last_read_by_me,replies-count'
+/** The inbox's page size and default filter (active tickets: open and pending), newest activity first. */
+export const INBOX_PER_PAGE = 25
+export const INBOX_STATUSES = '1,2'
+/** Seeded categories (`helpdesk seed` writes 8 by default): the inbox's category filter picks one of them. */
+const CATEGORIES = 8
 
 const single: Scenario[] = [
   {
@@ -63,6 +70,19 @@ const single: Scenario[] = [
     next: () => ({ method: 'GET', path: `${API}/tickets?${q('filter[search]')}=${MISSING_WORD}&sort=-created_at` })
   },
   {
+    // The console's inbox as it opens (first page, cursor paging, active tickets by last activity), and in a
+    // quarter of the requests narrowed to one category, encoded as the console's URLSearchParams encodes it.
+    name: 'inbox',
+    title: `inbox: include=${INBOX_INCLUDES}, filter[status]=${INBOX_STATUSES} (1 in 4 also filter[categories]), sort=-updated_at, per_page=${INBOX_PER_PAGE}, cursor`,
+    next: (ctx) => {
+      const params = new URLSearchParams({ include: INBOX_INCLUDES, sort: '-updated_at', 'filter[status]': INBOX_STATUSES })
+      if (ctx.random() < 0.25) params.set('filter[categories]', String(int(ctx, 1, CATEGORIES)))
+      params.set('cursor', '')
+      params.set('per_page', String(INBOX_PER_PAGE))
+      return { method: 'GET', path: `${API}/tickets?${params.toString()}` }
+    }
+  },
+  {
     name: 'create-comment',
     title: 'create comment (a note on a random ticket)',
     next: (ctx) => ({
@@ -75,13 +95,13 @@ const single: Scenario[] = [
 
 /** Reads and writes as a busy desk sends them: (scenario, weight). */
 const MIX: Array<[string, number]> = [
-  ['ticket-by-id', 35], ['ticket-by-id-includes', 10], ['list-includes', 20], ['list-status-sorted', 15],
+  ['ticket-by-id', 35], ['ticket-by-id-includes', 10], ['list-includes', 10], ['inbox', 10], ['list-status-sorted', 15],
   ['search-common', 5], ['search-missing', 5], ['create-comment', 10]
 ]
 
 const mixed: Scenario = {
   name: 'mixed',
-  title: 'mixed: 90% reads (by id, lists, search), 10% new comments',
+  title: 'mixed: 90% reads (by id, lists, inbox, search), 10% new comments',
   next: (ctx) => {
     const total = MIX.reduce((sum, [, w]) => sum + w, 0)
     let pick = ctx.random() * total

@@ -59,6 +59,13 @@ export interface FullTextSearch {
   readonly substringMinLength: number
   /** Ids (as `id`) of the rows (at most `limit`) of `table` with `value` in one of `columns`, read from the substring index. */
   substringMatchingIds(db: Knex, table: string, columns: readonly string[], value: string, limit?: number): Knex.QueryBuilder
+  /**
+   * The rows of `substringMatchingIds`, read at once (every search reads
+   * them): a kept prepared statement on SQLite; on PostgreSQL the query as
+   * is, planned for its pattern each time (a generic plan of `ilike $1`
+   * cannot know the pattern and scans the table).
+   */
+  readSubstringMatchingIds(db: Knex, table: string, columns: readonly string[], value: string, limit: number): Promise<Array<{ id: number }>>
   /** A condition true when the `table` row whose id is `idColumn` has `value` in one of `columns`. */
   substringRowMatches(db: Knex, table: string, columns: readonly string[], value: string, idColumn: string): Knex.Raw
 }

@@ -75,6 +75,14 @@ export const postgresFullText: FullTextSearch = {
     })
     return limit === undefined ? ids : ids.limit(limit)
   },
+  async readSubstringMatchingIds (db, table, columns, value, limit) {
+    // Written out (no query builder), but not a named prepared statement: knex's unnamed statement is planned for each pattern.
+    const pattern = containsPattern(value)
+    const tests = columns.map(() => '?? ilike ?').join(' or ')
+    const result = await db.raw(`select ?? from ?? where ${tests} limit ?`,
+      [`${table}.id`, table, ...columns.flatMap((column) => [`${table}.${column}`, pattern]), limit]) as { rows: Array<{ id: number }> }
+    return result.rows
+  },
   substringRowMatches (db, table, columns, value, idColumn) {
     const pattern = containsPattern(value)
     const tests = columns.map(() => '?? ilike ?').join(' or ')

@@ -114,6 +114,10 @@ export const sqliteFullText: FullTextSearch = {
     const ids = db(name).select('rowid as id').whereRaw('?? match ?', [name, inColumns(columns, value)])
     return limit === undefined ? ids : ids.limit(limit)
   },
+  async readSubstringMatchingIds (db, table, columns, value, limit) {
+    const name = substringTable(table)
+    return await sqliteRun<{ id: number }>(db, `select rowid as "id" from "${name}" where "${name}" match ? limit ?`, [inColumns(columns, value), limit])
+  },
   substringRowMatches (db, table, columns, value, idColumn) {
     const name = substringTable(table)
     return db.raw('exists (select 1 from ?? where ?? match ? and rowid = ??)', [name, name, inColumns(columns, value), idColumn])

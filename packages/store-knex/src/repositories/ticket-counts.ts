@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { ListQuery, TicketVisibility } from '@helpdesk/core'
 import type { CountTable } from '../dialects/count-table.js'
+import { dialectOfKnex } from '../dialects/index.js'
 import { parseExact } from '../list/list-mapping.js'
 
 /**
@@ -25,41 +26,62 @@ const countedFilters: Record<string, string> = { status: 'status', categories: '
  * The total of a ticket list read from the counts, or null when the query
  * filters on something the counts do not hold (search, owner fields, times).
  * A customer's total adds their own private tickets, counted exactly through
- * the owner index (a customer owns few).
+ * the owner index (a customer owns few). Written out and run as a prepared
+ * statement (each list of values is one bound value): every list page reads
+ * it, and building it with knex cost more than running it.
  */
 export async function countedTicketTotal (db: Knex, visibility: TicketVisibility, query: ListQuery): Promise<number | null> {
   if (Object.keys(query.partial).length > 0 || (query.since !== undefined && Object.keys(query.since).length > 0)) return null
-  const filters: Array<[string, Array<string | number | boolean>]> = []
+  const filters: Array<[string, number[]]> = []
   for (const [name, values] of Object.entries(query.exact)) {
     const column = countedFilters[name]
     if (column === undefined) return null
     // Counts store an unassigned ticket's agent as 0, which is what `filter[agents]=0` asks for; no agent is below 0.
-    const parsed = parseExact(name, 'int', values).filter((v) => column !== 'assigned_agent_id' || (v as number) >= UNASSIGNED)
+    const parsed = (parseExact(name, 'int', values) as number[]).filter((v) => column !== 'assigned_agent_id' || v >= UNASSIGNED)
     if (parsed.length === 0) return 0
     filters.push([column, parsed])
   }
-  const counted = db(ticketCounts.table).sum({ total: 'total' })
-  const owned = db('tickets').count({ total: '*' })
+  const dialect = dialectOfKnex(db)
+  const counted: string[] = []
+  const countedBindings: unknown[] = []
+  const owned: string[] = []
+  const ownedBindings: unknown[] = []
+  const where = (conditions: string[], bindings: unknown[], column: string, values: number[]): void => {
+    const list = dialect.inIds(column, values)
+    conditions.push(list.sql)
+    bindings.push(...list.bindings)
+  }
   for (const [column, values] of filters) {
-    void counted.whereIn(column, values)
+    where(counted, countedBindings, `"ticket_counts"."${column}"`, values)
     if (column === 'assigned_agent_id' && values.includes(UNASSIGNED)) {
-      void owned.where((w) => { void w.whereIn('tickets.assigned_agent_id', values).orWhereNull('tickets.assigned_agent_id') })
+      const list = dialect.inIds('"tickets"."assigned_agent_id"', values)
+      owned.push(`(${list.sql} or "tickets"."assigned_agent_id" is null)`)
+      ownedBindings.push(...list.bindings)
     } else {
-      void owned.whereIn(`tickets.${column}`, values)
+      where(owned, ownedBindings, `"tickets"."${column}"`, values)
     }
   }
   if ('categoryIds' in visibility) {
-    void counted.where((w) => {
-      if (visibility.categoryIds.length > 0) void w.whereIn('category_id', visibility.categoryIds)
-      void w.orWhere('assigned_agent_id', visibility.assignedTo)
-    })
+    if (visibility.categoryIds.length > 0) {
+      const list = dialect.inIds('"ticket_counts"."category_id"', visibility.categoryIds)
+      counted.push(`(${list.sql} or "ticket_counts"."assigned_agent_id" = ?)`)
+      countedBindings.push(...list.bindings, visibility.assignedTo)
+    } else {
+      counted.push('"ticket_counts"."assigned_agent_id" = ?')
+      countedBindings.push(visibility.assignedTo)
+    }
   }
+  const whereClause = (conditions: string[]): string => conditions.length === 0 ? '' : ` where ${conditions.join(' and ')}`
   if ('ownerOrPublic' in visibility) {
-    void counted.where('private', false)
-    void owned.where('tickets.user_id', visibility.ownerOrPublic).where('tickets.private', true)
-    const row = await db.select({ counted: counted, owned: owned }).first() as { counted: number | string | null, owned: number | string }
-    return Number(row.counted ?? 0) + Number(row.owned)
+    counted.push('"ticket_counts"."private" = ?')
+    countedBindings.push(false)
+    owned.push('"tickets"."user_id" = ?', '"tickets"."private" = ?')
+    ownedBindings.push(visibility.ownerOrPublic, true)
+    const [row] = await dialect.run<{ counted: number | string | null, owned: number | string }>(db,
+      `select (select sum("total") from "ticket_counts"${whereClause(counted)}) as "counted", (select count(*) from "tickets"${whereClause(owned)}) as "owned"`,
+      [...countedBindings, ...ownedBindings])
+    return Number(row?.counted ?? 0) + Number(row?.owned ?? 0)
   }
-  const row = await counted.first() as { total: number | string | null } | undefined
+  const [row] = await dialect.run<{ total: number | string | null }>(db, `select sum("total") as "total" from "ticket_counts"${whereClause(counted)}`, countedBindings)
   return Number(row?.total ?? 0)
 }

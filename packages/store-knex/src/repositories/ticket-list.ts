@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { ListQuery, Page, Ticket, TicketScope, ticketList, WithIncludes } from '@helpdesk/core'
-import { applyFilters, filteredPage, type ListMapping, type ListTotal } from '../list/list-mapping.js'
+import type { Dialect } from '../dialects/dialect.js'
+import { applyFilters, filteredPage, parseExact, type ExactFilter, type ListMapping, type ListTotal } from '../list/list-mapping.js'
 import { ticketColumns, type TicketRow } from '../rows/ticket-rows.js'
 import type { RepositoryContext } from './repository-context.js'
 import { countedTicketTotal } from './ticket-counts.js'
@@ -33,6 +34,40 @@ async function cappedCount (db: Knex, filtered: Knex.QueryBuilder, limit: number
 const SORT_SCAN_MIN = 2000
 
 /**
+ * Exact filters with several values (the inbox's `filter[status]=1,2`) that
+ * the sort's index should drive instead: no index yields `status IN (1, 2)`
+ * in another column's order, so the planner would gather every matching
+ * ticket through the filter's index and sort them all (at a million tickets,
+ * 160,000 of them for one page). When the matching tickets are dense enough
+ * among those the other filters allow, reading along the sort's index and
+ * testing each row finds the page after a few rows. The counts say how dense:
+ * scanning reads about (offset + page) / density rows, sorting about `counted`.
+ * Returns the names of the filters to apply as per-row tests, or none.
+ */
+async function filtersForSortScan (
+  db: Knex, dialect: Dialect, scope: TicketScope, query: ListQuery, mapping: TicketMapping, counted: number | null
+): Promise<Set<string>> {
+  // PostgreSQL plans from statistics and makes this choice itself (its `unindexedColumn` is the column as is): nothing to count.
+  if (dialect.unindexedColumn === '??') return new Set()
+  const names = Object.entries(query.exact)
+    .filter(([name, values]) => values.length > 1 && typeof (mapping.exact as Record<string, ExactFilter>)[name] === 'object')
+    .map(([name]) => name)
+  if (names.length === 0 || counted === null || counted === 0) return new Set()
+  const exact = Object.fromEntries(Object.entries(query.exact).filter(([name]) => !names.includes(name)))
+  const among = await countedTicketTotal(db, scope.tickets, { ...query, exact })
+  if (among === null) return new Set()
+  const rowsToRead = (query.cursor !== undefined ? 0 : (query.page - 1) * query.perPage) + query.perPage + 1
+  return rowsToRead * among < counted * counted ? new Set(names) : new Set()
+}
+
+/** An exact column filter as a per-row test the planner does not answer through the column's index. */
+function whereUnindexedIn (qb: Knex.QueryBuilder, dialect: Dialect, name: string, filter: ExactFilter, values: string[]): void {
+  if (typeof filter !== 'object') return
+  const parsed = parseExact(name, filter.type, values)
+  void qb.whereRaw(`${dialect.unindexedColumn} in (${parsed.map(() => '?').join(', ')})`, [filter.column, ...parsed])
+}
+
+/**
  * One page of the tickets `scope` shows. Totals come from the counts when
  * the filters allow (status, categories, agents, any visibility), else from
  * a count that stops at a limit. `filter[search]` is planned first (see
@@ -42,17 +77,20 @@ const SORT_SCAN_MIN = 2000
 export async function listTickets (ctx: RepositoryContext, scope: TicketScope, query: ListQuery, mapping: TicketMapping): Promise<Page<Item>> {
   const { db, dialect } = ctx
   const { search, ...partial } = query.partial
-  const filtered = (indexedVisibility: boolean): Knex.QueryBuilder => {
+  const filtered = (indexedVisibility: boolean, unindexed = new Set<string>()): Knex.QueryBuilder => {
     const base = db('tickets').select(ticketColumns)
     whereTicketVisible(base, scope.tickets, dialect, indexedVisibility)
-    applyFilters(base, mapping as ListMapping<typeof ticketList, unknown, unknown>, { ...query, partial }, dialect)
+    const exact = Object.fromEntries(Object.entries(query.exact).filter(([name]) => !unindexed.has(name)))
+    applyFilters(base, mapping as ListMapping<typeof ticketList, unknown, unknown>, { ...query, partial, exact }, dialect)
+    for (const name of unindexed) whereUnindexedIn(base, dialect, name, (mapping.exact as Record<string, ExactFilter>)[name] as ExactFilter, query.exact[name] ?? [])
     return base
   }
 
   if (search === undefined) {
     // The counts say how many tickets the page is chosen from (also for a cursor page, which returns no total).
     const counted = await countedTicketTotal(db, scope.tickets, query)
-    const base = filtered(counted !== null && counted < SORT_SCAN_MIN)
+    const scanned = await filtersForSortScan(db, dialect, scope, query, mapping, counted)
+    const base = filtered(counted !== null && counted < SORT_SCAN_MIN && scanned.size === 0, scanned)
     return await filteredPage(db, base, mapping, query, {
       total: async (rows) => counted !== null ? { total: counted } : await cappedCount(db, rows, FILTERED_COUNT_LIMIT)
     })

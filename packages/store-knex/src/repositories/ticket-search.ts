@@ -158,7 +158,7 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
   const [ownDocumentIds, publicDocumentIds, ownerIds, viewerMatches] = await Promise.all([
     matchingIds(ticketSearchIndex, compiled, viewer === null ? undefined : (qb) => { void qb.where('tickets.user_id', viewer) }),
     viewer === null ? [] : matchingIds(ticketPublicSearchIndex, compiledPublic, (qb) => { void qb.where('tickets.private', false) }),
-    owner === null ? [] : fullText.substringMatchingIds(db, 'users', nameColumns, owner, over) as Promise<Array<{ id: number }>>,
+    owner === null ? [] : fullText.readSubstringMatchingIds(db, 'users', nameColumns, owner, over),
     owner === null || viewer === null
       ? false
       : viewerHas(db, viewer, owner)
