@@ -104,13 +104,49 @@ export function applySort<S extends ListSpec> (qb: Knex.QueryBuilder, mapping: L
   void qb.orderBy(mapping.idColumn, query.sort.at(-1)?.desc === true ? 'desc' : 'asc')
 }
 
+/**
+ * Loads the query's includes onto `items`, one query per include, except that
+ * belongs-to includes reading the same table (a ticket's `user`, `creator`
+ * and `agent` are all users) share one query for the ids of all of them.
+ */
 export async function loadIncludes<S extends ListSpec, Item> (
   db: Knex, mapping: ListMapping<S, unknown, Item>, items: Item[], query: ListQuery
 ): Promise<void> {
   if (items.length === 0) return
+  const relations = new Map<RelationLoad, Array<{ key: string, relation: Relation<Item> }>>()
   for (const name of query.include) {
     const loader = (mapping.includes as Record<string, IncludeLoader<Item>>)[name]
-    if (loader !== undefined) await loader(db, items, query, includeKey(name))
+    if (loader === undefined) continue
+    const relation = (loader as RelationLoader<Item>).relation
+    if (relation === undefined) {
+      await loader(db, items, query, includeKey(name))
+      continue
+    }
+    const group = relations.get(relation.load)
+    if (group === undefined) relations.set(relation.load, [{ key: includeKey(name), relation }])
+    else group.push({ key: includeKey(name), relation })
+  }
+  for (const [load, group] of relations) await attachRelated(db, items, load, group)
+}
+
+/** Reads the rows `group`'s foreign keys name across `items` with one `load`, and sets each item's keys. */
+async function attachRelated<Item> (
+  db: Knex, items: Item[], load: RelationLoad, group: ReadonlyArray<{ key: string, relation: Relation<Item> }>
+): Promise<void> {
+  const ids = new Set<number | string>()
+  for (const { relation } of group) {
+    for (const item of items) {
+      const fk = item[relation.foreignKey] as number | string | null | undefined
+      if (fk !== null && fk !== undefined) ids.add(fk)
+    }
+  }
+  const related = ids.size === 0 ? [] : await load(db, [...ids])
+  const byId = new Map(related.map((r) => [String(r.id), r]))
+  for (const { key, relation } of group) {
+    for (const item of items) {
+      const fk = item[relation.foreignKey]
+      ;(item as Record<string, unknown>)[key] = fk === null || fk === undefined ? null : byId.get(String(fk)) ?? null
+    }
   }
 }
 
@@ -178,20 +214,21 @@ export function countInclude<Item extends { id: number | string }> (
   }
 }
 
+type RelationLoad = (db: Knex, ids: Array<number | string>) => Promise<Array<{ id: number | string }>>
+interface Relation<Item> { foreignKey: keyof Item & string, load: RelationLoad }
+/** A belongs-to include: `loadIncludes` reads the related rows, one query per `load` for the whole page. */
+type RelationLoader<Item> = IncludeLoader<Item> & { relation?: Relation<Item> }
+
 /**
  * A belongs-to include: collects `item[foreignKey]` over the page, loads them
- * in one query, and attaches each (or null).
+ * in one query, and attaches each (or null). Includes of one list that name
+ * the same `load` share that query (see `loadIncludes`).
  */
 export function relationInclude<Item, Related extends { id: number | string }> (
   foreignKey: keyof Item & string, load: (db: Knex, ids: Array<number | string>) => Promise<Related[]>
 ): IncludeLoader<Item> {
-  return async (db, items, _query, key) => {
-    const ids = [...new Set(items.map((i) => i[foreignKey]).filter((v) => v !== null && v !== undefined))] as Array<number | string>
-    const related = ids.length === 0 ? [] : await load(db, ids)
-    const byId = new Map(related.map((r) => [String(r.id), r]))
-    for (const item of items) {
-      const fk = item[foreignKey]
-      ;(item as Record<string, unknown>)[key] = fk === null || fk === undefined ? null : byId.get(String(fk)) ?? null
-    }
-  }
+  const relation: Relation<Item> = { foreignKey, load }
+  const loader: RelationLoader<Item> = async (db, items, _query, key) => { await attachRelated(db, items, load, [{ key, relation }]) }
+  loader.relation = relation
+  return loader
 }
