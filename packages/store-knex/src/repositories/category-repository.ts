@@ -98,7 +98,8 @@ export function createCategoryRepository (ctx: RepositoryContext): CategoryRepos
   const categories = (): Knex.QueryBuilder => db('categories').select(categoryColumns)
   return {
     async findById (id) {
-      const row = await categories().where('id', id).first() as Category | undefined
+      // Every comment and ticket change reads its ticket's category (the event's facts): one prepared statement.
+      const [row] = await rowsByIds<Category>(db, 'categories', categoryColumns, [id])
       return row === undefined ? null : categoryFromRow(row)
     },
     async existingIds (ids) {

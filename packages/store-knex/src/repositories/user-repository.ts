@@ -7,7 +7,7 @@ import {
 import { countInclude, listPage, viewOne, type ListMapping } from '../list/list-mapping.js'
 import { rowFromNewUser, rowFromUserPatch, userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
 import { withAuthRevisionBump } from './auth-revision.js'
-import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
+import { insertId, insertMany, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 import { reindexTicketsOfOwner } from './ticket-search.js'
 
 type Item = WithIncludes<User>
@@ -119,7 +119,8 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
     },
     async notificationSettingsOf (ids) {
       if (ids.length === 0) return []
-      const rows = await db('users').select(userColumns).whereIn('users.id', ids) as UserRow[]
+      // Every comment and ticket change asks this (its notifications' recipients): one prepared statement.
+      const rows = await rowsByIds<UserRow>(db, 'users', userColumns, ids)
       return rows.map((row) => ({ id: row.id, notifications: userFromRow(row).notifications }))
     },
     async staffIds (filter) {
