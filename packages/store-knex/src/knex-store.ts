@@ -62,33 +62,33 @@ function translated<T extends object> (repository: T, dialect: Dialect, synchron
 /** Methods of a repository that are not async: they are not wrapped by `translated`. */
 const synchronousMethods: Partial<Record<keyof Repositories, ReadonlySet<PropertyKey>>> = { jobs: new Set(['onEnqueued']) }
 
-/** Each repository of the Store port, built on one connection (the pool or a transaction). */
-function createRepositories (ctx: RepositoryContext, hooks: {
+interface RepositoryHooks {
   /** Event-log ids were appended. */
   appended: (ids: number[]) => Promise<void>
   /** A job was enqueued. */
   enqueued: () => void
   jobSignal: JobSignal
-}): Repositories {
-  return {
-    users: createUserRepository(ctx),
-    tokens: createTokenRepository(ctx),
-    categories: createCategoryRepository(ctx),
-    customerNotes: createCustomerNoteRepository(ctx),
-    customFields: createCustomFieldRepository(ctx),
-    cannedResponses: createCannedResponseRepository(ctx),
-    collections: createCollectionRepository(ctx),
-    articles: createArticleRepository(ctx),
-    notifications: createNotificationRepository(ctx),
-    tickets: createTicketRepository(ctx),
-    comments: createCommentRepository(ctx),
-    attachments: createAttachmentRepository(ctx),
-    imports: createImportRepository(ctx),
-    eventLog: announcing(createEventLogRepository(ctx), hooks.appended),
-    jobs: createJobRepository(ctx, { signal: hooks.jobSignal, enqueued: hooks.enqueued }),
-    mail: createMailRepository(ctx),
-    webhooks: createWebhookRepository(ctx)
-  }
+}
+
+/** How each repository of the Store port is built on one connection (the pool or a transaction). */
+const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext, hooks: RepositoryHooks) => Repositories[K] } = {
+  users: createUserRepository,
+  tokens: createTokenRepository,
+  categories: createCategoryRepository,
+  customerNotes: createCustomerNoteRepository,
+  customFields: createCustomFieldRepository,
+  cannedResponses: createCannedResponseRepository,
+  collections: createCollectionRepository,
+  articles: createArticleRepository,
+  notifications: createNotificationRepository,
+  tickets: createTicketRepository,
+  comments: createCommentRepository,
+  attachments: createAttachmentRepository,
+  imports: createImportRepository,
+  eventLog: (ctx, hooks) => announcing(createEventLogRepository(ctx), hooks.appended),
+  jobs: (ctx, hooks) => createJobRepository(ctx, { signal: hooks.jobSignal, enqueued: hooks.enqueued }),
+  mail: createMailRepository,
+  webhooks: createWebhookRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which KnexStore's constructor assigns. */
@@ -111,16 +111,27 @@ export class KnexStore extends RepositoryFields implements Store {
     readonly eventNotifier: StoreEventNotifier = dialect.name === 'postgres' ? createPostgresNotifier(listenConnectionOf(knex)) : createInProcessNotifier()
   ) {
     super()
-    const repositories = createRepositories({ db: knex, dialect, clock, readMarks }, {
+    const ctx: RepositoryContext = { db: knex, dialect, clock, readMarks }
+    const hooks: RepositoryHooks = {
       appended: async (ids) => {
         if (inTransaction) this.appendedEventIds.push(...ids)
         else await eventNotifier.announce(knex, ids)
       },
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() },
       jobSignal
-    })
-    Object.assign(this, Object.fromEntries(Object.entries(repositories).map(([name, repository]) =>
-      [name, translated(repository, dialect, synchronousMethods[name as keyof Repositories])])))
+    }
+    // Each repository is built when first used: a transaction (one per write) touches a few of them.
+    for (const name of Object.keys(repositoryFactories) as Array<keyof Repositories>) {
+      Object.defineProperty(this, name, {
+        configurable: true,
+        enumerable: true,
+        get: () => {
+          const repository = translated(repositoryFactories[name](ctx, hooks), dialect, synchronousMethods[name])
+          Object.defineProperty(this, name, { value: repository, enumerable: true, writable: false, configurable: false })
+          return repository
+        }
+      })
+    }
   }
 
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
