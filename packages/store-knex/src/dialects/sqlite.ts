@@ -8,13 +8,6 @@ import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, typ
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 /** `sqlite:PATH` or `sqlite::memory:`. */
-/** Lists of ids up to this length are bound as placeholders (`inIds`); longer ones as one JSON value. */
-const MAX_PLACEHOLDER_IDS = 64
-
-function placeholders (count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ')
-}
-
 export function sqlitePath (url: string): string {
   const path = url.replace(/^sqlite:(\/\/)?/, '')
   return path === '' ? './helpdesk.sqlite' : path
@@ -57,15 +50,7 @@ export const sqliteDialect: Dialect = {
     return { sql: `(select ${names} from (values ${values})) as v`, bindings: rows.flat() }
   },
   inIds (column, ids) {
-    // A short list is written out as placeholders, padded with its last id to the next power of two so
-    // a statement keeps one of a few texts (and stays prepared): over a scan (the counts), SQLite builds a
-    // table and a bloom filter for each json_each list, which cost more than the rest of the query.
-    if (ids.length === 0 || ids.length > MAX_PLACEHOLDER_IDS) return { sql: `${column} in (select value from json_each(?))`, bindings: [JSON.stringify(ids)] }
-    let size = 1
-    while (size < ids.length) size *= 2
-    const bindings: number[] = [...ids]
-    while (bindings.length < size) bindings.push(ids[ids.length - 1] as number)
-    return { sql: `${column} in (${placeholders(size)})`, bindings }
+    return { sql: `${column} in (select value from json_each(?))`, bindings: [JSON.stringify(ids)] }
   },
   whereIdIn (qb, column, ids) {
     qb.whereRaw('?? in (select value from json_each(?))', [column, JSON.stringify(ids)])
