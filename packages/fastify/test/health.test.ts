@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify from 'fastify'
-import { createHelpdesk, createLocalFileStorage } from '@helpdesk/core'
+import { createHelpdesk, createLocalFileStorage, type Helpdesk } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase } from '@helpdesk/store-knex'
 import helpdeskPlugin, { type HelpdeskPluginCommonOptions } from '../src/index.js'
 import { eachDialect, testHasher } from './helpers.js'
@@ -13,12 +13,13 @@ import { expectStatus } from './http-assertions.js'
 interface LogLine { level: number, msg: string, err?: { message: string }, event?: { type: string, actor_id: number | null, id: number | null }, job?: unknown }
 
 /** The plugin on prebuilt services, with the app's log lines (warn and above) kept for the test. */
-async function appWithLog (t: TestContext, dialect: 'sqlite' | 'postgres', options: HelpdeskPluginCommonOptions = {}) {
+async function appWithLog (t: TestContext, dialect: 'sqlite' | 'postgres', options: HelpdeskPluginCommonOptions = {}, prepare: (helpdesk: Helpdesk) => void = () => {}) {
   const db = await createTestDatabase(dialect)
   const store = createKnexStore({ url: db.url })
   await store.migrate()
   const storageDir = mkdtempSync(join(tmpdir(), 'helpdesk-files-'))
   const helpdesk = createHelpdesk({ store, hasher: testHasher, fileStorage: createLocalFileStorage(storageDir) })
+  prepare(helpdesk)
   const logs: LogLine[] = []
   const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { logs.push(JSON.parse(line) as LogLine) } } } })
   await app.register(helpdeskPlugin, { helpdesk, rateLimit: false, workers: false, ...options })
@@ -79,6 +80,35 @@ eachDialect((dialect) => {
       const failed = logs.filter((line) => line.msg === 'the job runner failed')
       assert.equal(failed.length, helpdesk.jobs.errors)
       assert.equal(failed[0]?.err?.message, 'claim broke')
+    })
+
+    it("keeps the host's own error handlers: they run after the log line, and are back once the app closes", async (t) => {
+      const seen: string[] = []
+      const hostEvents = (error: unknown): void => { seen.push(`event: ${(error as Error).message}`) }
+      const hostJobs = (error: unknown): void => { seen.push(`job: ${(error as Error).message}`) }
+      const { app, helpdesk, store, logs } = await appWithLog(t, dialect, {
+        workers: { pollMs: 60_000 },
+        onEvent: (event) => { if (event.type === 'Customers.CustomerCreated') throw new Error('onEvent broke') }
+      }, (prebuilt) => {
+        prebuilt.events.onError = hostEvents
+        prebuilt.jobs.onError = hostJobs
+      })
+      const claim = store.jobs.claim.bind(store.jobs)
+      store.jobs.claim = async () => { throw new Error('claim broke') }
+      t.after(() => { store.jobs.claim = claim })
+      await app.ready()
+      for (let i = 0; i < 100 && helpdesk.jobs.errors === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      store.jobs.claim = claim
+      expectStatus(await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: person }), 201)
+      for (let i = 0; i < 20 && helpdesk.events.subscriberErrors < 1; i++) await new Promise((resolve) => setImmediate(resolve))
+
+      assert.ok(seen.includes('job: claim broke'), 'the host handler saw the runner fail')
+      assert.ok(seen.includes('event: onEvent broke'), 'the host handler saw the subscriber fail')
+      assert.ok(logs.some((line) => line.msg === 'the job runner failed'))
+      assert.ok(logs.some((line) => line.msg === 'an event subscriber failed'))
+      await app.close()
+      assert.equal(helpdesk.events.onError, hostEvents)
+      assert.equal(helpdesk.jobs.onError, hostJobs)
     })
   })
 })
