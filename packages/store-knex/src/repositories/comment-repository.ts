@@ -12,13 +12,24 @@ import { tableRows } from './table-rows.js'
 
 type Item = WithIncludes<Comment>
 
+/**
+ * The comments `visibility` lets a caller see, as a condition on `comments`
+ * (with its bindings; empty when the caller sees them all): written once, for
+ * the comment list (`whereCommentVisible`) and for the prepared statements of
+ * a ticket's `replies-count` and `last_reply` includes.
+ */
+export function commentVisibleSql (visibility: CommentVisibility): { sql: string, bindings: unknown[] } | null {
+  if ('all' in visibility) return null
+  return {
+    sql: 'comments.type = ? and (comments.private = ? or comments.ticket_id in (select tickets.id from tickets where tickets.user_id = ?))',
+    bindings: [CommentType.Reply, false, visibility.repliesFor]
+  }
+}
+
 /** `CommentVisibility` as SQL on a query of `comments`. */
-export function whereCommentVisible (db: Knex, qb: Knex.QueryBuilder, visibility: CommentVisibility): void {
-  if ('all' in visibility) return
-  void qb.where('comments.type', CommentType.Reply).where((w) => {
-    void w.where('comments.private', false)
-      .orWhereIn('comments.ticket_id', db('tickets').select('tickets.id').where('tickets.user_id', visibility.repliesFor))
-  })
+export function whereCommentVisible (qb: Knex.QueryBuilder, visibility: CommentVisibility): void {
+  const visible = commentVisibleSql(visibility)
+  if (visible !== null) void qb.whereRaw(visible.sql, visible.bindings as Knex.RawBinding[])
 }
 
 async function ticketsByIds (db: Knex, ids: Array<number | string>): Promise<Ticket[]> {
@@ -66,7 +77,7 @@ export function createCommentRepository (ctx: RepositoryContext): CommentReposit
     },
     async list (ticket, visibility, query) {
       const base = comments().where('comments.ticket_id', ticket.id)
-      whereCommentVisible(db, base, visibility)
+      whereCommentVisible(base, visibility)
       return await listPage(db, ctx.dialect, base, mapping, query)
     },
     async withIncludes (comment, query) {

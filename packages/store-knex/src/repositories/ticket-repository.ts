@@ -9,6 +9,7 @@ import {
   type CommentRow, type TicketRow
 } from '../rows/ticket-rows.js'
 import { attachmentsInclude } from './attachment-repository.js'
+import { commentVisibleSql } from './comment-repository.js'
 import { categoriesByIds } from './category-repository.js'
 import { usersByIds } from './customer-note-repository.js'
 import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
@@ -22,16 +23,13 @@ type Item = WithIncludes<Ticket>
  * The includes a ticket view asks for on every request, written out as SQL and run as statements
  * prepared once per connection (`dialect.run`): the same text whatever the page, so knex's query
  * builder (most of an include's cost on a single ticket) is not on the path. Same rows as the
- * builder's queries: `whereCommentVisible` spelled out below.
+ * builder's queries, and the visibility rule is `commentVisibleSql`, which the comment list uses too.
  */
 
-/** The comments `visibility` lets a caller see, as SQL on `comments` (with its bindings). */
-function commentVisibleSql (visibility: CommentVisibility): { sql: string, bindings: unknown[] } {
-  if ('all' in visibility) return { sql: '', bindings: [] }
-  return {
-    sql: ' and comments.type = ? and (comments.private = ? or comments.ticket_id in (select tickets.id from tickets where tickets.user_id = ?))',
-    bindings: [CommentType.Reply, false, visibility.repliesFor]
-  }
+/** The comment-visibility condition to append to a `where` (` and ...`), or nothing when the caller sees every comment. */
+function andCommentVisible (visibility: CommentVisibility): { sql: string, bindings: unknown[] } {
+  const visible = commentVisibleSql(visibility)
+  return visible === null ? { sql: '', bindings: [] } : { sql: ` and ${visible.sql}`, bindings: visible.bindings }
 }
 
 /** `replies-count`: per ticket of the page, the replies the caller may see, in one grouped query. */
@@ -39,7 +37,7 @@ function repliesCountInclude (ctx: RepositoryContext, scope: TicketScope): Inclu
   return async (db, items, _query, key) => {
     const ids = [...new Set(items.map((i) => i.id))]
     const list = ctx.dialect.inIds('comments.ticket_id', ids)
-    const visible = commentVisibleSql(scope.comments)
+    const visible = andCommentVisible(scope.comments)
     const rows = await ctx.dialect.run<{ owner: number, n: number | string }>(db,
       `select comments.ticket_id as owner, count(*) as n from comments where ${list.sql} and comments.type = ?${visible.sql} group by comments.ticket_id`,
       [...list.bindings, CommentType.Reply, ...visible.bindings])
@@ -54,7 +52,7 @@ const RANKED_COMMENT_COLUMNS = commentColumns.join(', ')
 function lastReplyInclude (ctx: RepositoryContext, scope: TicketScope): IncludeLoader<Item> {
   return async (db, items, _query, key) => {
     const list = ctx.dialect.inIds('comments.ticket_id', items.map((i) => i.id))
-    const visible = commentVisibleSql(scope.comments)
+    const visible = andCommentVisible(scope.comments)
     const rows = await ctx.dialect.run<CommentRow & { position: number }>(db,
       `select * from (select ${RANKED_COMMENT_COLUMNS}, row_number() over (partition by comments.ticket_id order by comments.created_at desc, comments.id desc) as position ` +
       `from comments where ${list.sql}${visible.sql}) as ranked where ranked.position = 1`,
