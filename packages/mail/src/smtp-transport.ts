@@ -11,7 +11,8 @@ export function createSmtpTransport (url: string): MailTransport {
   let transporter: Promise<Transporter> | undefined
   return {
     async send (mail: OutgoingMail) {
-      transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url))
+      // A failed load is not kept: the next mail tries again.
+      transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url), (error: unknown) => { transporter = undefined; throw error })
       const info = await (await transporter).sendMail({
         from: mail.from,
         to: mail.to,

@@ -86,11 +86,12 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
   const policy: WebhookDisablePolicy = { ...DEFAULT_WEBHOOK_DISABLE_POLICY, ...options.disable }
   // undici loads, and the pool is made, with the first delivery, not at start-up (issue #14).
   let agent: Promise<Agent> | undefined
+  // A failed load is not kept: the next delivery tries again.
   const agentOf = async (): Promise<Agent> => await (agent ??= import('undici').then(({ Agent }) => new Agent({
     connect: { lookup: guardedLookup(settings.allowPrivateTargets) as never, timeout: settings.timeoutMs },
     headersTimeout: settings.timeoutMs,
     bodyTimeout: settings.timeoutMs
-  })))
+  }), (error: unknown) => { agent = undefined; throw error }))
   const { webhooks, clock } = helpdesk
 
   helpdesk.jobs.register(WEBHOOK_DELIVER_JOB, async (job: Job) => {
@@ -143,5 +144,5 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
     if (delay !== null) throw new RetryJobError(result.error ?? 'failed', delay)
   }, { concurrency: options.concurrency ?? 32 })
 
-  return async () => { if (agent !== undefined) await (await agent).close() }
+  return async () => { await agent?.then(async (made) => { await made.close() }, () => {}) }
 }
