@@ -21,6 +21,12 @@ export interface Dialect {
    */
   readonly unindexedColumn: string
   /**
+   * Whether the planner chooses between a filter's index and the sort's from
+   * statistics (PostgreSQL). Where it does not (SQLite), the ticket list makes
+   * that choice itself from the counts (`filtersForSortScan`).
+   */
+  readonly plansFromStatistics: boolean
+  /**
    * A derived table `v` of `rows` (one value per column, in order) for `FROM`:
    * PostgreSQL binds one array per column (`unnest`), so the statement's text
    * does not vary with the number of rows; SQLite lists the rows (`VALUES`).

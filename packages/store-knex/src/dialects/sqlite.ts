@@ -44,6 +44,7 @@ export const sqliteDialect: Dialect = {
   run: sqliteRun,
   runAll: sqliteRunAll,
   unindexedColumn: '+??',
+  plansFromStatistics: false,
   rowsTable (columns, rows) {
     const names = columns.map((c, i) => `column${i + 1} as "${c.name}"`).join(', ')
     const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')

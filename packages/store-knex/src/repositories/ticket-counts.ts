@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { ListQuery, TicketVisibility } from '@helpdesk/core'
 import type { CountTable } from '../dialects/count-table.js'
-import { dialectOfKnex } from '../dialects/index.js'
+import type { Dialect } from '../dialects/dialect.js'
 import { parseExact } from '../list/list-mapping.js'
 
 /**
@@ -30,7 +30,7 @@ const countedFilters: Record<string, string> = { status: 'status', categories: '
  * statement (each list of values is one bound value): every list page reads
  * it, and building it with knex cost more than running it.
  */
-export async function countedTicketTotal (db: Knex, visibility: TicketVisibility, query: ListQuery): Promise<number | null> {
+export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility: TicketVisibility, query: ListQuery): Promise<number | null> {
   if (Object.keys(query.partial).length > 0 || (query.since !== undefined && Object.keys(query.since).length > 0)) return null
   const filters: Array<[string, number[]]> = []
   for (const [name, values] of Object.entries(query.exact)) {
@@ -41,7 +41,6 @@ export async function countedTicketTotal (db: Knex, visibility: TicketVisibility
     if (parsed.length === 0) return 0
     filters.push([column, parsed])
   }
-  const dialect = dialectOfKnex(db)
   const counted: string[] = []
   const countedBindings: unknown[] = []
   const owned: string[] = []

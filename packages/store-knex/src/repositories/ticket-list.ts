@@ -47,14 +47,14 @@ const SORT_SCAN_MIN = 2000
 async function filtersForSortScan (
   db: Knex, dialect: Dialect, scope: TicketScope, query: ListQuery, mapping: TicketMapping, counted: number | null
 ): Promise<Set<string>> {
-  // PostgreSQL plans from statistics and makes this choice itself (its `unindexedColumn` is the column as is): nothing to count.
-  if (dialect.unindexedColumn === '??') return new Set()
+  // PostgreSQL makes this choice itself: nothing to count.
+  if (dialect.plansFromStatistics) return new Set()
   const names = Object.entries(query.exact)
     .filter(([name, values]) => values.length > 1 && typeof (mapping.exact as Record<string, ExactFilter>)[name] === 'object')
     .map(([name]) => name)
   if (names.length === 0 || counted === null || counted === 0) return new Set()
   const exact = Object.fromEntries(Object.entries(query.exact).filter(([name]) => !names.includes(name)))
-  const among = await countedTicketTotal(db, scope.tickets, { ...query, exact })
+  const among = await countedTicketTotal(db, dialect, scope.tickets, { ...query, exact })
   if (among === null) return new Set()
   const rowsToRead = (query.cursor !== undefined ? 0 : (query.page - 1) * query.perPage) + query.perPage + 1
   return rowsToRead * among < counted * counted ? new Set(names) : new Set()
@@ -88,7 +88,7 @@ export async function listTickets (ctx: RepositoryContext, scope: TicketScope, q
 
   if (search === undefined) {
     // The counts say how many tickets the page is chosen from (also for a cursor page, which returns no total).
-    const counted = await countedTicketTotal(db, scope.tickets, query)
+    const counted = await countedTicketTotal(db, dialect, scope.tickets, query)
     const scanned = await filtersForSortScan(db, dialect, scope, query, mapping, counted)
     const base = filtered(counted !== null && counted < SORT_SCAN_MIN && scanned.size === 0, scanned)
     return await filteredPage(db, base, mapping, query, {
