@@ -108,8 +108,8 @@ export interface HelpdeskServiceOptions {
   tokenCache?: TokenCacheOptions
   /**
    * Mail: notifications sent by SMTP (queued as `mail.send` jobs, sent by the
-   * job runner: start it with `helpdesk.jobs.start()` or the CLI's `serve`)
-   * and tickets from mail (`POST /mail/inbound`).
+   * job runner, which the plugin runs unless `workers` is false) and tickets
+   * from mail (`POST /mail/inbound`).
    */
   mail?: HelpdeskMailOptions
 }
