@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks'
 import { api } from '../api.js'
 import { useAction, useAsync, useOrderedList } from '../hooks.js'
 import { loadCategories } from '../data.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage } from '../components/ui.js'
-import { SortableRows } from '../components/Sortable.js'
+import { Field, ErrorBanner, PageHeader, ListStatus, EditDeleteActions } from '../components/ui.js'
+import { SortableTable } from '../components/Sortable.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Category } from '../types.js'
 
@@ -43,25 +43,16 @@ export default function Categories () {
   return (
     <section>
       <PageHeader title={t('categories.title')} />
-      <ErrorBanner error={categories.error ?? order.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {categories.data === undefined ? <Loading /> : null}
+      <ListStatus error={categories.error ?? order.error ?? remove.error} done={done} loading={categories.data === undefined} />
       <p class="hint">{t('common.dragHint')}</p>
-      <table class="data-table" aria-label={t('categories.title')}>
-        <thead><tr><th scope="col"><span class="visually-hidden">{t('categories.order')}</span></th><th scope="col">{t('categories.name')}</th><th scope="col">{t('categories.verification')}</th><th scope="col">{t('common.actions')}</th><th scope="col">{t('categories.order')}</th></tr></thead>
-        <tbody>
-          <SortableRows items={list} onReorder={(ids) => { void order.run(ids) }} render={(c) => (
-            <>
-              <td>{c.name}</td>
-              <td>{t(`categories.verification.${c.purchase_verification}` as MessageKey)}</td>
-              <td><div class="row-actions">
-                <button type="button" onClick={() => { setEditing(c.id) }}>{t('common.edit')}<span class="visually-hidden"> {c.name}</span></button>
-                <button type="button" class="danger" onClick={() => { void remove.run(c) }}>{t('common.delete')}<span class="visually-hidden"> {c.name}</span></button>
-              </div></td>
-            </>
-          )} />
-        </tbody>
-      </table>
+      <SortableTable label={t('categories.title')} columns={[t('categories.name'), t('categories.verification'), t('common.actions')]}
+        items={list} onReorder={(ids) => { void order.run(ids) }} render={(c) => (
+          <>
+            <td>{c.name}</td>
+            <td>{t(`categories.verification.${c.purchase_verification}` as MessageKey)}</td>
+            <td><EditDeleteActions name={c.name} onEdit={() => { setEditing(c.id) }} onDelete={() => { void remove.run(c) }} /></td>
+          </>
+        )} />
       {current !== undefined
         ? <CategoryForm key={current.id} category={current} onSaved={saved} onCancel={() => { setEditing(null) }} />
         : <CategoryForm onSaved={saved} />}

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
-import { useAction, useAsync } from '../hooks.js'
+import { useAction, useAsync, useDeletableList } from '../hooks.js'
 import { loadCategories } from '../data.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox } from '../components/ui.js'
+import { Field, ErrorBanner, Loading, PageHeader, Checkbox, ListStatus, EditDeleteActions } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Category, CustomField } from '../types.js'
 
@@ -55,22 +55,14 @@ export default function Fields () {
   const fields = useAsync(async () => await api.get<Page<CustomField>>('/fields', { include: ['categories-count'], per_page: 100 }), [])
   const categories = useAsync(async () => await loadCategories(true), [])
   const [editing, setEditing] = useState<number | null>(null)
-  const [done, setDone] = useState('')
-  const remove = useAction(async (field: CustomField) => {
-    if (!window.confirm(t('common.confirmDelete', { name: field.title }))) return
-    await api.delete(`/fields/${field.id}`)
-    setDone(t('common.deleted'))
-    fields.reload()
-  })
+  const { done, setDone, remove } = useDeletableList<CustomField>({ path: '/fields', nameOf: (f) => f.title, reload: fields.reload })
   const saved = () => { setEditing(null); setDone(t('common.saved')); fields.reload(); categories.reload() }
   const current = fields.data?.data.find((f) => f.id === editing)
   const assignedTo = (id: number) => (categories.data ?? []).filter((c) => (c.fields ?? []).some((f) => f.id === id)).map((c) => c.id)
   return (
     <section>
       <PageHeader title={t('fields.title')} />
-      <ErrorBanner error={fields.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {fields.data === undefined ? <Loading /> : null}
+      <ListStatus error={fields.error ?? remove.error} done={done} loading={fields.data === undefined} />
       <table class="data-table" aria-label={t('fields.title')}>
         <thead><tr><th scope="col">{t('fields.fieldTitle')}</th><th scope="col">{t('fields.type')}</th><th scope="col">{t('fields.required')}</th><th scope="col">{t('fields.categories')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
         <tbody>
@@ -80,10 +72,7 @@ export default function Fields () {
               <td>{t(`fields.type.${f.type}` as MessageKey)}</td>
               <td>{f.required ? t('common.yes') : t('common.no')}</td>
               <td>{f.categories_count ?? ''}</td>
-              <td><div class="row-actions">
-                <button type="button" onClick={() => { setEditing(f.id) }}>{t('common.edit')}<span class="visually-hidden"> {f.title}</span></button>
-                <button type="button" class="danger" onClick={() => { void remove.run(f) }}>{t('common.delete')}<span class="visually-hidden"> {f.title}</span></button>
-              </div></td>
+              <td><EditDeleteActions name={f.title} onEdit={() => { setEditing(f.id) }} onDelete={() => { void remove.run(f) }} /></td>
             </tr>
           ))}
         </tbody>
