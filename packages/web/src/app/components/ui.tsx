@@ -19,6 +19,27 @@ export function StatusMessage ({ message }: { message: string }) {
   return <p class="status-message" role="status" aria-live="polite">{message}</p>
 }
 
+/** The frame of a create-or-edit panel: heading, the save's error, the fields, Create or Save, and Cancel when given. */
+export function EditorForm ({ heading, creating, save, onCancel, children }: {
+  heading: string
+  creating: boolean
+  save: { run: () => Promise<unknown>, pending: boolean, error: ApiError | undefined }
+  onCancel?: (() => void) | undefined
+  children: ComponentChildren
+}) {
+  return (
+    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
+      <h2>{heading}</h2>
+      <ErrorBanner error={save.error} />
+      {children}
+      <div class="row-actions">
+        <button type="submit" class="primary" disabled={save.pending}>{creating ? t('common.create') : t('common.save')}</button>
+        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
+      </div>
+    </form>
+  )
+}
+
 /** What a list screen shows above its list: the first error, the last action's result, and a loading line. */
 export function ListStatus ({ error, done, loading }: { error: ApiError | undefined, done: string, loading: boolean }) {
   return (

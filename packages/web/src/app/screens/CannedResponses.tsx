@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync, useDeletableList } from '../hooks.js'
-import { Field, ErrorBanner, PageHeader, Checkbox, ListStatus, EditDeleteActions } from '../components/ui.js'
+import { Field, PageHeader, Checkbox, ListStatus, EditDeleteActions, EditorForm } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { CannedResponse } from '../types.js'
 
@@ -10,24 +10,17 @@ function CannedForm ({ response, onSaved, onCancel }: { response?: CannedRespons
   const [body, setBody] = useState(response?.body ?? '')
   const [global, setGlobal] = useState(response?.global ?? false)
   const save = useAction(async () => {
-    if (response === undefined) await api.post('/canned-responses', { name, body, global })
-    else await api.patch(`/canned-responses/${response.id}`, { name, body, global })
+    await api.save('/canned-responses', response, { name, body, global })
     if (response === undefined) { setName(''); setBody(''); setGlobal(false) }
     onSaved()
   })
   const heading = response === undefined ? t('canned.create') : t('canned.editTitle', { name: response.name })
   return (
-    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
-      <h2>{heading}</h2>
-      <ErrorBanner error={save.error} />
+    <EditorForm heading={heading} creating={response === undefined} save={save} onCancel={onCancel}>
       <Field label={t('canned.name')} name="name" value={name} onValue={setName} error={save.error} required />
       <Field label={t('canned.body')} name="body" value={body} onValue={setBody} error={save.error} multiline hint={t('canned.placeholdersHint')} required />
       <Checkbox label={t('canned.global')} name="global" checked={global} onChange={setGlobal} />
-      <div class="row-actions">
-        <button type="submit" class="primary" disabled={save.pending}>{response === undefined ? t('common.create') : t('common.save')}</button>
-        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
-      </div>
-    </form>
+    </EditorForm>
   )
 }
 

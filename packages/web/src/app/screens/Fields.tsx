@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync, useDeletableList } from '../hooks.js'
 import { loadCategories } from '../data.js'
-import { Field, ErrorBanner, Loading, PageHeader, Checkbox, ListStatus, EditDeleteActions } from '../components/ui.js'
+import { Field, Loading, PageHeader, Checkbox, ListStatus, EditDeleteActions, EditorForm } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Category, CustomField } from '../types.js'
 
@@ -23,16 +23,13 @@ function FieldForm ({ field, categories, assigned, onSaved, onCancel }: { field?
       ...(placeholder !== '' ? { placeholder } : {}),
       ...(type === 'select-box' ? { options: options.split('\n').map((o) => o.trim()).filter((o) => o !== '') } : {})
     }
-    if (field === undefined) await api.post('/fields', body)
-    else await api.patch(`/fields/${field.id}`, body)
+    await api.save('/fields', field, body)
     if (field === undefined) { setTitle(''); setOptions(''); setRequired(false); setDescription(''); setPlaceholder(''); setChosen([]) }
     onSaved()
   })
   const heading = field === undefined ? t('fields.create') : t('fields.editTitle', { name: field.title })
   return (
-    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
-      <h2>{heading}</h2>
-      <ErrorBanner error={save.error} />
+    <EditorForm heading={heading} creating={field === undefined} save={save} onCancel={onCancel}>
       <Field label={t('fields.fieldTitle')} name="title" value={title} onValue={setTitle} error={save.error} maxLength={100} required />
       <Field label={t('fields.type')} name="type" value={type} onValue={setType} error={save.error} options={types.map((v) => ({ value: v, label: t(`fields.type.${v}` as MessageKey) }))} />
       {type === 'select-box' ? <Field label={t('fields.options')} name="options" value={options} onValue={setOptions} error={save.error} multiline hint={t('fields.optionsHint')} required /> : null}
@@ -43,11 +40,7 @@ function FieldForm ({ field, categories, assigned, onSaved, onCancel }: { field?
         <legend>{t('fields.categories')}</legend>
         {categories.map((c) => <Checkbox key={c.id} label={c.name} checked={chosen.includes(c.id)} onChange={(value) => { setChosen(value ? [...chosen, c.id] : chosen.filter((id) => id !== c.id)) }} />)}
       </fieldset>
-      <div class="row-actions">
-        <button type="submit" class="primary" disabled={save.pending}>{field === undefined ? t('common.create') : t('common.save')}</button>
-        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
-      </div>
-    </form>
+    </EditorForm>
   )
 }
 

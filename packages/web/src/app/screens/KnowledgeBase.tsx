@@ -42,8 +42,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
   const [tags, setTags] = useState((article?.tags ?? []).map((tag) => tag.name).join(', '))
   const save = useAction(async () => {
     const payload = { title, body, status, category: collection.category_id, collection: collection.id, tags: parseTagList(tags) }
-    if (article === undefined) await api.post('/articles', payload)
-    else await api.patch(`/articles/${article.id}`, payload)
+    await api.save('/articles', article, payload)
     onSaved()
   })
   const heading = article === undefined ? t('kb.createArticle') : t('kb.editArticle', { name: article.title })
