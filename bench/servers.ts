@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from '../packages/fastify/test/free-port.js'
 import { BASELINE_SERVER, CLI_BIN } from './paths.js'
 
 export interface RunningServer {
@@ -17,17 +17,6 @@ export interface RunningServer {
   /** Milliseconds from spawning the process to the first answered request. */
   coldStartMs: number
   stop: () => Promise<void>
-}
-
-export async function freePort (): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => { resolve(typeof address === 'object' && address !== null ? address.port : 0) })
-    })
-  })
 }
 
 /** The resident set size of a process, in MiB (Linux). */

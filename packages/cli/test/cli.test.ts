@@ -2,24 +2,17 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { testDialects } from '@helpdesk/store-knex'
 import { buildProgram, run } from '../src/program.js'
-import { serve } from '../src/commands/serve.js'
-import type { CliIo } from '../src/io.js'
+import { captureIo, serveInProcess, testDatabase } from './in-process.js'
 
-function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
-}
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 
 for (const dialect of testDialects()) {
   describe(`helpdesk CLI on ${dialect}`, () => {
     it('migrates, creates users, refuses bad input in one line, and prints a token alone', async (t) => {
-      const db = await createTestDatabase(dialect)
-      t.after(async () => { await db.drop() })
+      const db = await testDatabase(t, dialect)
       const io = captureIo()
       assert.equal(await run(['migrate', '--database', db.url], io), 0)
       assert.match(io.stdout.join('\n'), /Applied migrations: 0001-foundation/)
@@ -60,12 +53,9 @@ for (const dialect of testDialects()) {
     })
 
     it('serves the API with the database migrated and a first administrator', async (t) => {
-      const db = await createTestDatabase(dialect)
-      t.after(async () => { await db.drop() })
-      process.env.HELPDESK_QUIET = '1'
+      const db = await testDatabase(t, dialect)
       const io = captureIo()
-      const server = await serve({ database: db.url, port: '0', host: '127.0.0.1' }, io)
-      t.after(async () => { await server.close() })
+      const server = await serveInProcess(t, db.url, io)
       const printed = io.stdout.join('\n')
       assert.match(printed, /listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/)
       const password = /admin@example\.com \/ (\S+)/.exec(printed)?.[1]

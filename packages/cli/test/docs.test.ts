@@ -8,11 +8,11 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import * as core from '@helpdesk/core'
-import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { testDialects } from '@helpdesk/store-knex'
 import { CONFIG_FILE_KEYS } from '../src/config-file.js'
 import { buildProgram, run } from '../src/program.js'
-import { serve } from '../src/commands/serve.js'
 import type { CliIo } from '../src/io.js'
+import { serveInProcess, testDatabase } from './in-process.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const read = (path: string): string => readFileSync(join(root, path), 'utf8')
@@ -196,12 +196,9 @@ function assertShape (documented: unknown, actual: unknown, path: string): void 
 
 describe('docs/http-api.md', () => {
   it('has examples that run against a real server and answer as shown', async (t) => {
-    const db = await createTestDatabase(testDialects()[0] ?? 'sqlite')
-    t.after(async () => { await db.drop() })
+    const db = await testDatabase(t, testDialects()[0] ?? 'sqlite')
     assert.equal(await run(['seed', '--database', db.url], silent), 0)
-    process.env.HELPDESK_QUIET = '1'
-    const server = await serve({ database: db.url, port: '0', host: '127.0.0.1' }, silent)
-    t.after(async () => { await server.close() })
+    const server = await serveInProcess(t, db.url, silent)
     const origin = server.url.replace(/\/api\/v1$/, '')
 
     const blocks = fencedBlocks(read('docs/http-api.md'))

@@ -4,23 +4,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { testDialects } from '@helpdesk/store-knex'
 import { run } from '../src/program.js'
-import type { CliIo } from '../src/io.js'
+import { captureIo, testDatabase } from './in-process.js'
 
 const sample = fileURLToPath(new URL('../../../examples/import/sample.jsonl', import.meta.url))
 
-function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
-}
 
 for (const dialect of testDialects()) {
   describe(`helpdesk import on ${dialect}`, () => {
     it('imports the example file once, and a second run creates nothing', async (t) => {
-      const db = await createTestDatabase(dialect)
-      t.after(async () => { await db.drop() })
+      const db = await testDatabase(t, dialect)
       const first = captureIo()
       assert.equal(await run(['import', sample, '--database', db.url, '--json'], first), 0, first.stderr.join('\n'))
       const job = JSON.parse(first.stdout[0] ?? '{}') as { status: string, processed: number, created: number }
@@ -34,8 +28,7 @@ for (const dialect of testDialects()) {
     })
 
     it('fails in one line naming the bad record, with exit code 1', async (t) => {
-      const db = await createTestDatabase(dialect)
-      t.after(async () => { await db.drop() })
+      const db = await testDatabase(t, dialect)
       const dir = mkdtempSync(join(tmpdir(), 'helpdesk-import-'))
       const file = join(dir, 'bad.jsonl')
       writeFileSync(file, [

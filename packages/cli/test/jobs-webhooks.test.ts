@@ -1,20 +1,14 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createKnexStore, createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { createKnexStore, testDialects } from '@helpdesk/store-knex'
 import { run } from '../src/program.js'
-import type { CliIo } from '../src/io.js'
+import { captureIo, testDatabase } from './in-process.js'
 
-function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
-}
 
 for (const dialect of testDialects()) {
   describe(`helpdesk jobs and webhooks commands on ${dialect}`, () => {
     it('lists failed jobs and retries one; creates, lists, rotates and deletes webhooks', async (t) => {
-      const db = await createTestDatabase(dialect)
-      t.after(async () => { await db.drop() })
+      const db = await testDatabase(t, dialect)
       assert.equal(await run(['migrate', '--database', db.url], captureIo()), 0)
       const store = createKnexStore({ url: db.url })
       try {

@@ -2,17 +2,12 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import nodemailer from 'nodemailer'
 import { SMTPServer } from 'smtp-server'
-import { createKnexStore, createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { createKnexStore, testDialects } from '@helpdesk/store-knex'
 import { loadConfig } from '../src/config.js'
 import { mailTest } from '../src/commands/mail-test.js'
 import { serve } from '../src/commands/serve.js'
-import type { CliIo } from '../src/io.js'
+import { captureIo, testDatabase } from './in-process.js'
 
-function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
-}
 
 /** A real SMTP server on a free port that answers with a recognisable queue id, or refuses. */
 async function smtpServer (t: import('node:test').TestContext, refuse = false): Promise<{ port: number, received: string[] }> {
@@ -81,8 +76,7 @@ describe('mail on the command line', () => {
   })
 
   it('serve --smtp-port receives mail into tickets', async (t) => {
-    const db = await createTestDatabase(dialect)
-    t.after(async () => { await db.drop() })
+    const db = await testDatabase(t, dialect)
     const saved = { ...process.env }
     t.after(() => { process.env = saved })
     Object.assign(process.env, { HELPDESK_QUIET: '1', HELPDESK_MAIL_FROM: 'support@desk.test', HELPDESK_MAIL_INBOUND: 'support@desk.test=1' })

@@ -6,13 +6,8 @@ import { join } from 'node:path'
 import { createHelpdesk, parseListQuery, ticketList } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects } from '@helpdesk/store-knex'
 import { run } from '../src/program.js'
-import type { CliIo } from '../src/io.js'
+import { captureIo, testDatabase } from './in-process.js'
 
-function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
-}
 
 /** Rows of the generated data that say what was written, in a stable order. */
 async function snapshot (url: string): Promise<{ tickets: unknown[], comments: number, customers: number, agents: number, categories: string[] }> {
@@ -142,8 +137,7 @@ for (const dialect of testDialects()) {
     })
 
     it('refuses to write the same seed twice, and refuses bad flags in one line', async (t) => {
-      const db = await createTestDatabase(dialect)
-      t.after(async () => { await db.drop() })
+      const db = await testDatabase(t, dialect)
       assert.equal(await run(['seed', '--database', db.url, '--tickets', '20', '--customers', '5', '--seed', '3', '--json'], captureIo()), 0)
       const twice = captureIo()
       assert.equal(await run(['seed', '--database', db.url, '--tickets', '20', '--customers', '5', '--seed', '3'], twice), 1)

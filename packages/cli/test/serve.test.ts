@@ -3,27 +3,19 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { testDialects } from '@helpdesk/store-knex'
 import { serve, type ServeSummary } from '../src/commands/serve.js'
-import type { CliIo } from '../src/io.js'
 import { contractEndpoints, normalizePath, serviceSpecEndpoints } from '../../fastify/test/spec-endpoints.js'
+import { captureIo, testDatabase, serveInProcess } from './in-process.js'
 
-function captureIo (): CliIo & { stdout: string[], stderr: string[] } {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  return { stdout, stderr, out: (l) => { stdout.push(l) }, err: (l) => { stderr.push(l) } }
-}
 
 // Swagger UI and the configuration do not depend on the database: one dialect is enough.
 const dialect = testDialects()[0] ?? 'sqlite'
 
 describe('helpdesk serve', () => {
   it('shows Swagger UI at /docs listing every endpoint of the spec', async (t) => {
-    const db = await createTestDatabase(dialect)
-    t.after(async () => { await db.drop() })
-    process.env.HELPDESK_QUIET = '1'
-    const server = await serve({ database: db.url, port: '0', host: '127.0.0.1' }, captureIo())
-    t.after(async () => { await server.close() })
+    const db = await testDatabase(t, dialect)
+    const server = await serveInProcess(t, db.url, captureIo())
     const origin = server.url.replace(/\/api\/v1$/, '')
 
     const page = await fetch(`${origin}/docs`)
@@ -47,8 +39,7 @@ describe('helpdesk serve', () => {
   })
 
   it('prints one JSON line with --json, and runs with the configured prefix and storage directory', async (t) => {
-    const db = await createTestDatabase(dialect)
-    t.after(async () => { await db.drop() })
+    const db = await testDatabase(t, dialect)
     const dir = mkdtempSync(join(tmpdir(), 'helpdesk-serve-'))
     t.after(() => { rmSync(dir, { recursive: true, force: true }) })
     const config = join(dir, 'helpdesk.config.json')
@@ -82,12 +73,9 @@ describe('helpdesk serve', () => {
   })
 
   it('serves the web console at / and the knowledge base at /kb, tells a newcomer to open the browser, and --no-web turns it off', async (t) => {
-    const db = await createTestDatabase(dialect)
-    t.after(async () => { await db.drop() })
-    process.env.HELPDESK_QUIET = '1'
+    const db = await testDatabase(t, dialect)
     const io = captureIo()
-    const server = await serve({ database: db.url, port: '0', host: '127.0.0.1' }, io)
-    t.after(async () => { await server.close() })
+    const server = await serveInProcess(t, db.url, io)
     const origin = server.url.replace(/\/api\/v1$/, '')
     assert.match(io.stdout.join('\n'), new RegExp(`open ${origin}/ in your browser`))
     assert.match(io.stdout.join('\n'), /Created the first administrator: admin@example\.com \/ \S+ \(log in with it/)

@@ -5,8 +5,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createKnexStore, createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { createKnexStore, testDialects } from '@helpdesk/store-knex'
 import { bin } from './server-process.js'
+import { testDatabase } from './in-process.js'
 
 interface Outcome { code: number | null, stdout: string, stderr: string }
 
@@ -97,8 +98,7 @@ describe('helpdesk serve start-up failures: one line with the fix, exit status 1
 
   for (const dialect of testDialects()) {
     it(`a migration lock left held, released by \`helpdesk migrate --unlock\` (${dialect})`, async (t) => {
-      const db = await createTestDatabase(dialect)
-      t.after(async () => { await db.drop() })
+      const db = await testDatabase(t, dialect)
       const store = createKnexStore({ url: db.url })
       await store.migrate()
       await store.knex('knex_migrations_lock').update({ is_locked: 1 })

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 
-/** A TCP port free on 127.0.0.1 right now, for servers the tests start as separate processes. */
+/** A TCP port free on 127.0.0.1 right now, for servers the tests (and bench/) start as separate processes. */
 export async function freePort (): Promise<number> {
   return await new Promise((resolve, reject) => {
     const server = createServer()

@@ -1,17 +1,7 @@
-import { describe, it, type TestContext } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '../src/index.js'
-
-async function storeOn (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<{ store: KnexStore, url: string }> {
-  const db = await createTestDatabase(dialect)
-  const store = createKnexStore({ url: db.url })
-  await store.migrate()
-  t.after(async () => {
-    await store.close()
-    await db.drop()
-  })
-  return { store, url: db.url }
-}
+import { createKnexStore, testDialects } from '../src/index.js'
+import { testStore } from './test-store.js'
 
 async function until (condition: () => boolean, ms = 5000): Promise<void> {
   const started = Date.now()
@@ -27,7 +17,7 @@ const event = (n: number) => ({ type: 'Test.Happened', actor_id: null, ticket_id
 
 describe('event notifier across processes (postgres)', { skip: !testDialects().includes('postgres') }, () => {
   it('reaches another store on the same database, and resyncs after losing its connection', async (t) => {
-    const { store, url } = await storeOn(t, 'postgres')
+    const { store, url } = await testStore(t, 'postgres')
     const other = createKnexStore({ url })
     t.after(async () => { await other.close() })
     const heard: number[] = []

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { noPermissions, Role, UnavailableError, UserStatus, ValidationError, type NewUser } from '@helpdesk/core'
 import { createKnexStore, testDialects, type KnexStore } from '../src/index.js'
-import { migratedStore } from './migrated-store.js'
+import { migratedStore } from './test-store.js'
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 

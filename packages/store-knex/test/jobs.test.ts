@@ -4,23 +4,13 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import assert from 'node:assert/strict'
 import { createHelpdesk, formatDateTime, JobRunner, type Clock, type Job } from '@helpdesk/core'
-import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '../src/index.js'
+import { createKnexStore, testDialects } from '../src/index.js'
+import { testStore } from './test-store.js'
 
 /** A clock tests move by hand: leases and retry times without waiting. */
 function manualClock (start = Date.parse('2026-01-01T00:00:00Z')): Clock & { advance: (ms: number) => void } {
   let now = start
   return { now: () => new Date(now), advance: (ms) => { now += ms } }
-}
-
-async function storeOn (t: import('node:test').TestContext, dialect: 'sqlite' | 'postgres', clock?: Clock): Promise<{ store: KnexStore, url: string }> {
-  const db = await createTestDatabase(dialect)
-  const store = createKnexStore({ url: db.url, ...(clock !== undefined ? { clock } : {}) })
-  await store.migrate()
-  t.after(async () => {
-    await store.close()
-    await db.drop()
-  })
-  return { store, url: db.url }
 }
 
 function until (condition: () => boolean, ms = 5000): Promise<void> {
@@ -38,7 +28,7 @@ function until (condition: () => boolean, ms = 5000): Promise<void> {
 for (const dialect of testDialects()) {
   describe(`jobs and the event log on ${dialect}`, () => {
     it('enqueues with the transaction: a rolled-back change leaves no job', async (t) => {
-      const { store } = await storeOn(t, dialect)
+      const { store } = await testStore(t, dialect)
       await assert.rejects(store.transaction(async (tx) => {
         await tx.jobs.enqueue([{ type: 'test.job', payload: { n: 1 } }])
         throw new Error('rollback')
@@ -53,7 +43,7 @@ for (const dialect of testDialects()) {
     })
 
     it('keeps one pending job per unique key, and allows a new one once it is done', async (t) => {
-      const { store } = await storeOn(t, dialect)
+      const { store } = await testStore(t, dialect)
       const [first] = await store.jobs.enqueue([{ type: 'test.job', uniqueKey: 'only-one' }])
       const [again] = await store.jobs.enqueue([{ type: 'test.job', uniqueKey: 'only-one' }])
       assert.equal(again, first)
@@ -68,7 +58,7 @@ for (const dialect of testDialects()) {
 
     it('claims due jobs of the given types only, each once, and reclaims them when the lease expires (a killed worker)', async (t) => {
       const clock = manualClock()
-      const { store } = await storeOn(t, dialect, clock)
+      const { store } = await testStore(t, dialect, { clock })
       await store.jobs.enqueue([
         { type: 'a' }, { type: 'a' }, { type: 'b' },
         { type: 'a', runAt: formatDateTime(new Date(clock.now().getTime() + 60_000)) }
@@ -87,7 +77,7 @@ for (const dialect of testDialects()) {
 
     it('retries a throwing handler with backoff until maxAttempts, then marks it failed; jobs.retry runs it again', async (t) => {
       const clock = manualClock()
-      const { store } = await storeOn(t, dialect, clock)
+      const { store } = await testStore(t, dialect, { clock })
       const runner = new JobRunner(store, clock)
       const seen: Job[] = []
       let succeed = false
@@ -119,7 +109,7 @@ for (const dialect of testDialects()) {
     })
 
     it('wakes a started runner on a committed enqueue, runs up to `concurrency` at once, and stop waits for jobs under way', async (t) => {
-      const { store } = await storeOn(t, dialect)
+      const { store } = await testStore(t, dialect)
       const runner = new JobRunner(store, { now: () => new Date() })
       let running = 0
       let most = 0
@@ -144,7 +134,7 @@ for (const dialect of testDialects()) {
     })
 
     it('survives kill -9: a job whose worker process died is claimed again once its lease expires', async (t) => {
-      const { store, url } = await storeOn(t, dialect)
+      const { store, url } = await testStore(t, dialect)
       const [id] = await store.jobs.enqueue([{ type: 'crash.test' }])
       const worker = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./job-worker-process.ts', import.meta.url)), url], { stdio: ['ignore', 'pipe', 'inherit'] })
       t.after(() => { worker.kill('SIGKILL') })
@@ -167,7 +157,7 @@ for (const dialect of testDialects()) {
 
     it('keeps one recurring job pending between instances, and schedules the next run after each', async (t) => {
       const clock = manualClock()
-      const { store } = await storeOn(t, dialect, clock)
+      const { store } = await testStore(t, dialect, { clock })
       let runs = 0
       const runners = [0, 1].map(() => {
         const runner = new JobRunner(store, clock)
@@ -188,7 +178,7 @@ for (const dialect of testDialects()) {
     })
 
     it('registers the core jobs on a help desk: imports, upload pruning and retention', async (t) => {
-      const { store } = await storeOn(t, dialect)
+      const { store } = await testStore(t, dialect)
       const helpdesk = createHelpdesk({ store })
       for (const type of ['import.run', 'uploads.prune', 'events.prune', 'webhooks.prune']) assert.ok(helpdesk.jobs.registered(type), type)
       helpdesk.jobs.start({ pollMs: 60_000 })
@@ -202,7 +192,7 @@ for (const dialect of testDialects()) {
 
     if (dialect === 'postgres') {
       it('shares jobs between instances: NOTIFY wakes the other one, and each job runs once', async (t) => {
-        const { store: first, url } = await storeOn(t, dialect)
+        const { store: first, url } = await testStore(t, dialect)
         const second = createKnexStore({ url })
         t.after(async () => { await second.close() })
         const ran: Array<[string, number]> = []
@@ -231,7 +221,7 @@ for (const dialect of testDialects()) {
     }
 
     it('logs every domain event in the emitting transaction, in order, and never a rolled-back one', async (t) => {
-      const { store } = await storeOn(t, dialect)
+      const { store } = await testStore(t, dialect)
       const helpdesk = createHelpdesk({ store })
       assert.equal(await store.eventLog.latestId(), 0)
       await helpdesk.events.transaction(store, async (tx) => {

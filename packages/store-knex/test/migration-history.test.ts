@@ -1,12 +1,13 @@
-import { describe, it, type TestContext } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Knex } from 'knex'
 import { Role, type ListQuery } from '@helpdesk/core'
-import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '../src/index.js'
+import { testDialects } from '../src/index.js'
 import { migrations, migrationSource } from '../src/migrations/index.js'
 import { describeSchema, type SchemaDescription } from './schema-description.js'
+import { emptyStore } from './test-store.js'
 
 /** The last migration whose schema is pinned by a committed snapshot; later ones may come and go. */
 const SNAPSHOT_AT = '0008-search-at-scale'
@@ -17,13 +18,6 @@ function sourceUpTo (last: string): Knex.MigrationSource<unknown> {
   const end = migrations.findIndex((m) => m.name === last)
   assert.ok(end >= 0, `no migration ${last}`)
   return { ...migrationSource, getMigrations: async () => migrations.slice(0, end + 1) } as Knex.MigrationSource<unknown>
-}
-
-async function emptyStore (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<KnexStore> {
-  const db = await createTestDatabase(dialect)
-  const store = createKnexStore({ url: db.url })
-  t.after(async () => { await store.close(); await db.drop() })
-  return store
 }
 
 /** Applies the migrations one `migrate.up` at a time; returns their names in the order applied. */

@@ -1,17 +1,8 @@
-import { describe, it, type TestContext } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '../src/index.js'
+import { testDialects, type KnexStore } from '../src/index.js'
 import { migrations, migrationSource } from '../src/migrations/index.js'
-
-async function freshStore (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<KnexStore> {
-  const db = await createTestDatabase(dialect)
-  const store = createKnexStore({ url: db.url })
-  t.after(async () => {
-    await store.close()
-    await db.drop()
-  })
-  return store
-}
+import { emptyStore } from './test-store.js'
 
 /** The application's tables (knex's own bookkeeping and SQLite/PostgreSQL internals left out). */
 async function tables (store: KnexStore): Promise<string[]> {
@@ -24,7 +15,7 @@ async function tables (store: KnexStore): Promise<string[]> {
 for (const dialect of testDialects()) {
   describe(`migrations on ${dialect}`, () => {
     it('applies every migration in order, then has none pending', async (t) => {
-      const store = await freshStore(t, dialect)
+      const store = await emptyStore(t, dialect)
       assert.deepEqual(await store.pendingMigrations(), migrations.map((m) => m.name))
       assert.deepEqual(await store.migrate(), migrations.map((m) => m.name))
       assert.deepEqual(await store.pendingMigrations(), [])
@@ -37,7 +28,7 @@ for (const dialect of testDialects()) {
     })
 
     it('rolls every migration back down to an empty schema, and up again', async (t) => {
-      const store = await freshStore(t, dialect)
+      const store = await emptyStore(t, dialect)
       await store.migrate()
       await store.knex.migrate.rollback({ migrationSource }, true)
       assert.deepEqual(await tables(store), [])
@@ -47,7 +38,7 @@ for (const dialect of testDialects()) {
     })
 
     it('rolls back one migration at a time', async (t) => {
-      const store = await freshStore(t, dialect)
+      const store = await emptyStore(t, dialect)
       await store.migrate()
       for (let i = migrations.length - 1; i >= 0; i--) {
         await store.knex.migrate.down({ migrationSource })
@@ -58,7 +49,7 @@ for (const dialect of testDialects()) {
 
     if (dialect === 'sqlite') {
       it('runs SQLite with WAL, foreign keys, and a busy timeout', async (t) => {
-        const store = await freshStore(t, dialect)
+        const store = await emptyStore(t, dialect)
         await store.migrate()
         const pragma = async (name: string): Promise<unknown> => {
           const rows = await store.knex.raw(`pragma ${name}`) as Array<Record<string, unknown>>

@@ -1,14 +1,13 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createKnexStore, createTestDatabase, testDialects } from '../src/index.js'
+import { testDialects } from '../src/index.js'
+import { emptyStore } from './test-store.js'
 
 /** SQLSTATE class 22 (data exceptions) is the input's fault: a 4xx, never an unmapped error (a 500). */
 if (testDialects().includes('postgres')) {
   describe('PostgreSQL data exceptions', () => {
     it('maps every class-22 error a query can raise to a 4xx', async (t) => {
-      const db = await createTestDatabase('postgres')
-      const store = createKnexStore({ url: db.url })
-      t.after(async () => { await store.close(); await db.drop() })
+      const store = await emptyStore(t, 'postgres')
       const failing = [
         `select 'not a time'::timestamp`, // 22007
         `select '2024-13-45 99:99:99'::timestamp`, // 22008

@@ -1,8 +1,9 @@
 import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHelpdesk, parseListQuery, Role, ticketList, type Helpdesk, type Page, type Ticket, type User } from '@helpdesk/core'
-import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '../src/index.js'
+import { testDialects, type KnexStore } from '../src/index.js'
 import { planTicketSearch, SEARCH_COUNT_LIMIT } from '../src/repositories/ticket-search.js'
+import { migratedStore } from './test-store.js'
 
 const TICKETS = 3000
 const OWNERS = 40
@@ -17,10 +18,7 @@ interface Seeded { store: KnexStore, helpdesk: Helpdesk, admin: User, owners: Us
  * the prefix `zq` (more than a prefix expands into).
  */
 async function seeded (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<Seeded> {
-  const db = await createTestDatabase(dialect)
-  const store = createKnexStore({ url: db.url })
-  t.after(async () => { await store.close(); await db.drop() })
-  await store.migrate()
+  const store = await migratedStore(t, dialect)
   const helpdesk = createHelpdesk({ store })
   const category = await helpdesk.categories.create(null, { name: 'General' })
   const owners: User[] = []

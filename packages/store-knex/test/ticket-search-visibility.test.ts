@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHelpdesk, parseListQuery, Role, ticketList, type Helpdesk, type User } from '@helpdesk/core'
-import { createKnexStore, createTestDatabase, testDialects } from '../src/index.js'
+import { testDialects } from '../src/index.js'
 import { migrationSource } from '../src/migrations/index.js'
+import { migratedStore } from './test-store.js'
 
 const found = async (helpdesk: Helpdesk, actor: User, text: string): Promise<number[]> =>
   (await helpdesk.tickets.list(actor, parseListQuery(ticketList, { filters: { search: text }, per_page: 100 }))).items.map((i) => i.id).sort((a, b) => a - b)
@@ -14,10 +15,7 @@ const found = async (helpdesk: Helpdesk, actor: User, text: string): Promise<num
 for (const dialect of testDialects()) {
   describe(`the public search document on ${dialect}`, () => {
     it('is written by imports and backfilled by its migration', async (t) => {
-      const db = await createTestDatabase(dialect)
-      const store = createKnexStore({ url: db.url })
-      t.after(async () => { await store.close(); await db.drop() })
-      await store.migrate()
+      const store = await migratedStore(t, dialect)
       const helpdesk = createHelpdesk({ store })
       const category = await helpdesk.categories.create(null, { name: 'General' })
       const person = async (name: string, role = Role.Customer): Promise<User> =>

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ValidationError } from '@helpdesk/core'
 import { testDialects } from '../src/index.js'
-import { migratedStore } from './migrated-store.js'
+import { migratedStore } from './test-store.js'
 
 for (const dialect of testDialects()) {
   describe(`text the database cannot store, on ${dialect}`, () => {

@@ -86,6 +86,15 @@ export const UserStatusInput = Type.Union([Type.Literal(1), Type.Literal(2), Typ
 export const PersonName = Type.String({ minLength: 1, maxLength: LIMITS.name })
 export const PersonEmail = Type.String({ format: 'email', maxLength: LIMITS.email })
 export const NewPassword = Type.String({ minLength: LIMITS.password, maxLength: 1024 })
+export const PasswordConfirmation = Type.String({ maxLength: 1024 })
+
+/** The name and email of a body creating a person (customers, agents, registration)... */
+export const NewPersonNames = { first_name: PersonName, last_name: PersonName, email: PersonEmail }
+/** ...and its password, with the optional confirmation. */
+export const NewPersonPassword = { password: NewPassword, password_confirmation: Type.Optional(PasswordConfirmation) }
+/** The same for a body changing a person (customers, agents): absent keys keep their value. */
+export const PersonNamesUpdate = { first_name: Type.Optional(PersonName), last_name: Type.Optional(PersonName), email: Type.Optional(PersonEmail) }
+export const PersonPasswordUpdate = { new_password: Type.Optional(NewPassword), new_password_confirmation: Type.Optional(PasswordConfirmation) }
 
 /**
  * A person embedded in another resource (owner, creator, agent, author...). The email follows

@@ -69,6 +69,9 @@ export const api = {
   put: async <T>(path: string, body?: unknown) => await request<T>('PUT', path, body ?? {}),
   patch: async <T>(path: string, body?: unknown) => await request<T>('PATCH', path, body ?? {}),
   delete: async <T>(path: string, body?: unknown) => await request<T>('DELETE', path, body),
+  /** Creates (`POST {path}`) or, given the item, changes it (`PATCH {path}/{id}`). */
+  save: async <T>(path: string, item: { id: number } | undefined, body: unknown) =>
+    item === undefined ? await request<T>('POST', path, body) : await request<T>('PATCH', `${path}/${item.id}`, body),
   /** A download link for an attachment; the cookie authorises it, so a plain <a href> works. */
   downloadUrl: (id: string) => `${apiBase()}/attachments/${encodeURIComponent(id)}/download`
 }

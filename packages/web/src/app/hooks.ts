@@ -54,23 +54,34 @@ export function useAction<A extends unknown[], R> (action: (...args: A) => Promi
   return { run, pending, error, setError }
 }
 
+interface ListItemsOptions<T> { path: string, nameOf: (item: T) => string, reload: () => void, onDeleted?: (item: T) => void }
+
 /**
- * Reordering and deleting the items of an ordered list (`POST {path}/order`, `DELETE {path}/{id}` after a
- * confirmation), with the status line the screen shows for both.
+ * Deleting the items of a list (`DELETE {path}/{id}` after a confirmation), with the status line the screen
+ * shows for it (and for its other actions, through `setDone`).
  */
-export function useOrderedList<T extends { id: number }> (options: { path: string, nameOf: (item: T) => string, reload: () => void, onDeleted?: (item: T) => void }) {
+export function useDeletableList<T extends { id: number }> (options: ListItemsOptions<T>) {
   const [done, setDone] = useState('')
-  const order = useAction(async (ids: number[]) => {
-    await api.post(`${options.path}/order`, { order: ids })
-    setDone(t('common.orderSaved'))
-    options.reload()
-  })
   const remove = useAction(async (item: T) => {
     if (!window.confirm(t('common.confirmDelete', { name: options.nameOf(item) }))) return
     await api.delete(`${options.path}/${item.id}`)
     setDone(t('common.deleted'))
     options.reload()
     options.onDeleted?.(item)
+  })
+  return { done, setDone, remove }
+}
+
+/**
+ * Reordering (`POST {path}/order`) and deleting (see useDeletableList) the items of an ordered list, with the
+ * status line the screen shows for both.
+ */
+export function useOrderedList<T extends { id: number }> (options: ListItemsOptions<T>) {
+  const { done, setDone, remove } = useDeletableList(options)
+  const order = useAction(async (ids: number[]) => {
+    await api.post(`${options.path}/order`, { order: ids })
+    setDone(t('common.orderSaved'))
+    options.reload()
   })
   return { done, setDone, order, remove }
 }

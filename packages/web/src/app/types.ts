@@ -1,4 +1,6 @@
 /** Resource shapes as the public API returns them (docs/http-api.md, SERVICE-SPEC.md, CONTRACT.md). */
+import type { Article as ArticleEntity, Tag } from '@helpdesk/core'
+
 export type UserType = 'admin' | 'agent' | 'customer'
 
 export interface SessionUser {
@@ -119,17 +121,9 @@ export interface Collection {
   articles_count?: number
 }
 
-export interface Article {
-  id: number
-  title: string
-  slug: string
-  body: string
-  order: number
-  category_id: number
-  collection_id: number
-  published_at: string | null
-  updated_at: string
-  tags?: Array<{ id: number, name: string }>
+/** The API answers an article as the core entity is, plus what `include` adds. */
+export interface Article extends ArticleEntity {
+  tags?: Tag[]
 }
 
 export interface Notification {

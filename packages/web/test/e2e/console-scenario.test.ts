@@ -3,9 +3,8 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import {
-  chromiumOrSkip, DEMO, expectAccessible, launchBrowser, openPage, screenshot, startConsole, testDialects, type ConsoleServer
+  chromiumOrSkip, DEMO, expectAccessible, launchBrowser, logIn, openPage, screenshot, startConsole, testDialects, type ConsoleServer
 } from './harness.js'
 
 /** A category with a custom field, a canned response, an agent working in it (without manage_articles), and a KB collection. */
@@ -19,14 +18,6 @@ async function setUp (server: ConsoleServer, stamp: number) {
   const collection = await server.call('POST', '/article-collections', { category_id: category.id, name: 'Printing', visibility: 1 })
   await server.call('POST', '/articles', { category: category.id, collection: collection.id, title: 'Clearing a paper jam', body: '<p>Open the tray.</p>', status: 'published' })
   return { category, agent, collection }
-}
-
-async function logIn (page: Page, origin: string, email: string, password: string): Promise<void> {
-  await page.goto(`${origin}/login`)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.getByRole('button', { name: 'Log out' }).waitFor()
 }
 
 for (const dialect of testDialects()) {

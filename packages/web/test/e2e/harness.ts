@@ -12,15 +12,16 @@ import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { testDialects } from '@helpdesk/store-knex'
 import { bin, deployment, killServer, startServer, type ServerProcess } from '../../../cli/test/server-process.js'
+import { CHROMIUM, launchChromium } from '../chromium.js'
 
-export { testDialects }
+export { testDialects, CHROMIUM }
+export { logIn } from '../chromium.js'
 
 const require = createRequire(import.meta.url)
 export const OUTPUT_DIR = fileURLToPath(new URL('../output/', import.meta.url))
-export const CHROMIUM = process.env.HELPDESK_CHROMIUM ?? '/usr/bin/chromium'
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 
 /** The demo accounts of `helpdesk seed`. */
@@ -83,11 +84,7 @@ export async function startConsole (t: TestContext, dialect: 'sqlite' | 'postgre
 
 /** Headless Chromium with a fresh profile (playwright-core's temporary user-data-dir), closed after the test. */
 export async function launchBrowser (t: TestContext): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
-  })
+  const browser = await launchChromium()
   t.after(async () => { await browser.close() })
   return browser
 }

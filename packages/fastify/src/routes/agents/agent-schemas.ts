@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PERMISSION_KEYS, toIso8601, type AvatarResolver, type User } from '@helpdesk/core'
-import { IsoDateTime, Nullable, NullableIsoDateTime, UserStatusInput, PersonName, PersonEmail, NewPassword } from '../../schemas/common.js'
+import { IsoDateTime, Nullable, NullableIsoDateTime, UserStatusInput, NewPersonNames, NewPersonPassword, PersonNamesUpdate, PersonPasswordUpdate } from '../../schemas/common.js'
 
 const counts = ['notes_count', 'assigned_categories_count', 'unresolved_tickets_count', 'resolved_tickets_count'] as const
 
@@ -21,19 +21,13 @@ export const Agent = Type.Object({
 
 
 export const AgentCreate = Type.Object({
-  first_name: PersonName,
-  last_name: PersonName,
-  email: PersonEmail,
-  password: NewPassword,
-  password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
+  ...NewPersonNames,
+  ...NewPersonPassword
 }, { examples: [{ first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', password: 'enigma-1941', password_confirmation: 'enigma-1941' }] })
 
 export const AgentUpdate = Type.Object({
-  first_name: Type.Optional(PersonName),
-  last_name: Type.Optional(PersonName),
-  email: Type.Optional(PersonEmail),
-  new_password: Type.Optional(NewPassword),
-  new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
+  ...PersonNamesUpdate,
+  ...PersonPasswordUpdate,
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An IANA zone, e.g. Europe/Berlin.' })),
   status: Type.Optional(UserStatusInput)
 }, { description: 'Absent keys keep their value.', examples: [{ timezone: 'Europe/London' }, { new_password: 'bombe-1940', new_password_confirmation: 'bombe-1940' }] })

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { LIMITS } from '@helpdesk/core'
-import { DateTime, NewPassword, Nullable, Person, PersonEmail, PersonName } from '../../schemas/common.js'
+import { DateTime, NewPersonNames, NewPersonPassword, Nullable, Person } from '../../schemas/common.js'
 
 export const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 255, examples: ['admin@example.com'] }),
@@ -8,11 +8,8 @@ export const LoginBody = Type.Object({
 }, { examples: [{ email: 'admin@example.com', password: 'admin-password' }] })
 
 export const RegisterBody = Type.Object({
-  first_name: PersonName,
-  last_name: PersonName,
-  email: PersonEmail,
-  password: NewPassword,
-  password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
+  ...NewPersonNames,
+  ...NewPersonPassword
 }, { examples: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', password: 'cobol-1959', password_confirmation: 'cobol-1959' }] })
 
 export const Session = Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LIMITS, NOTE_MAX_LENGTH, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
-import { DateTime, EmbeddedPerson, Nullable, NullableDateTime, UserStatusInput, PersonName, PersonEmail, NewPassword } from '../../schemas/common.js'
+import { DateTime, EmbeddedPerson, Nullable, NullableDateTime, UserStatusInput, NewPersonNames, NewPersonPassword, PersonNamesUpdate, PersonPasswordUpdate } from '../../schemas/common.js'
 import { presentEmbeddedPerson } from '../people.js'
 
 export const Customer = Type.Object({
@@ -20,22 +20,18 @@ export const Customer = Type.Object({
 })
 
 
+const CompanyInput = Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company })))
+
 export const CustomerCreate = Type.Object({
-  first_name: PersonName,
-  last_name: PersonName,
-  email: PersonEmail,
-  company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
-  password: NewPassword,
-  password_confirmation: Type.Optional(Type.String({ maxLength: 1024 }))
+  ...NewPersonNames,
+  company: CompanyInput,
+  ...NewPersonPassword
 }, { examples: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', company: 'Navy', password: 'cobol-1959', password_confirmation: 'cobol-1959' }] })
 
 export const CustomerUpdate = Type.Object({
-  first_name: Type.Optional(PersonName),
-  last_name: Type.Optional(PersonName),
-  email: Type.Optional(PersonEmail),
-  company: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.company }))),
-  new_password: Type.Optional(NewPassword),
-  new_password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
+  ...PersonNamesUpdate,
+  company: CompanyInput,
+  ...PersonPasswordUpdate,
   status: Type.Optional(UserStatusInput)
 }, { description: 'Absent keys keep their value.', examples: [{ company: 'US Navy' }, { new_password: 'flow-matic', new_password_confirmation: 'flow-matic' }, { status: 3 }] })
 

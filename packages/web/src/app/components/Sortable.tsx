@@ -45,3 +45,24 @@ export function SortableRows<T extends SortableItem> ({ items, onReorder, render
     </>
   )
 }
+
+/**
+ * A table of SortableRows: a leading drag-handle column and a trailing move-buttons column around `columns`
+ * (the headers of what `render` returns).
+ */
+export function SortableTable<T extends SortableItem> ({ label, columns, items, onReorder, render }: {
+  label: string
+  columns: string[]
+  items: T[]
+  onReorder: (ids: number[]) => void
+  render: (item: T) => ComponentChildren
+}) {
+  return (
+    <table class="data-table" aria-label={label}>
+      <thead><tr><th scope="col"><span class="visually-hidden">{t('categories.order')}</span></th>{columns.map((column) => <th key={column} scope="col">{column}</th>)}<th scope="col">{t('categories.order')}</th></tr></thead>
+      <tbody>
+        <SortableRows items={items} onReorder={onReorder} render={render} />
+      </tbody>
+    </table>
+  )
+}

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact'
+import type { ComponentChildren, JSX } from 'preact'
 import { useId } from 'preact/hooks'
 import { t } from '../../messages/index.js'
 import type { ApiError } from '../api.js'
@@ -17,6 +17,53 @@ export function Loading ({ label }: { label?: string }) {
 /** A polite live region for results of async actions ("Saved.", "Reply sent."). */
 export function StatusMessage ({ message }: { message: string }) {
   return <p class="status-message" role="status" aria-live="polite">{message}</p>
+}
+
+/** The frame of a create-or-edit panel: heading, the save's error, the fields, Create or Save, and Cancel when given. */
+export function EditorForm ({ heading, creating, save, onCancel, children }: {
+  heading: string
+  creating: boolean
+  save: { run: () => Promise<unknown>, pending: boolean, error: ApiError | undefined }
+  onCancel?: (() => void) | undefined
+  children: ComponentChildren
+}) {
+  return (
+    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
+      <h2>{heading}</h2>
+      <ErrorBanner error={save.error} />
+      {children}
+      <div class="row-actions">
+        <button type="submit" class="primary" disabled={save.pending}>{creating ? t('common.create') : t('common.save')}</button>
+        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
+      </div>
+    </form>
+  )
+}
+
+/** What a list screen shows above its list: the first error, the last action's result, and a loading line. */
+export function ListStatus ({ error, done, loading }: { error: ApiError | undefined, done: string, loading: boolean }) {
+  return (
+    <>
+      <ErrorBanner error={error} />
+      {done !== '' ? <StatusMessage message={done} /> : null}
+      {loading ? <Loading /> : null}
+    </>
+  )
+}
+
+/** A button of a list row; its text ends with the row item's name, for screen readers only. */
+export function ItemButton ({ label, name, ...button }: { label: string, name: string } & Omit<JSX.HTMLAttributes<HTMLButtonElement>, 'label' | 'name'>) {
+  return <button type="button" {...button}>{label}<span class="visually-hidden"> {name}</span></button>
+}
+
+/** The edit and delete buttons of a list row. */
+export function EditDeleteActions ({ name, onEdit, onDelete }: { name: string, onEdit: () => void, onDelete: () => void }) {
+  return (
+    <div class="row-actions">
+      <ItemButton label={t('common.edit')} name={name} onClick={onEdit} />
+      <ItemButton label={t('common.delete')} name={name} class="danger" onClick={onDelete} />
+    </div>
+  )
 }
 
 export function DateTime ({ value }: { value: string | null | undefined }) {

@@ -4,7 +4,7 @@ import { useAction, useAsync } from '../hooks.js'
 import { loadCategories } from '../data.js'
 import { useSession } from '../session.js'
 import { AgentEditForm } from '../components/AgentEditForm.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox, personName } from '../components/ui.js'
+import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox, personName, ListStatus, ItemButton } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import { PERMISSION_KEYS, type Agent, type Category, type Permissions } from '../types.js'
 
@@ -68,9 +68,7 @@ export default function Agents () {
   return (
     <section>
       <PageHeader title={t('agents.title')} />
-      <ErrorBanner error={agents.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {agents.data === undefined ? <Loading /> : null}
+      <ListStatus error={agents.error ?? remove.error} done={done} loading={agents.data === undefined} />
       <ul class="card-list" aria-label={t('agents.title')}>
         {(agents.data?.data ?? []).map((agent) => (
           <li key={agent.id} class="card">
@@ -79,7 +77,7 @@ export default function Agents () {
             <div class="row-actions">
               <button type="button" aria-expanded={open === agent.id} onClick={() => { setOpen(open === agent.id ? null : agent.id) }}>{t('agents.editAccess', { name: personName(agent) })}</button>
               <button type="button" aria-expanded={editing === agent.id} onClick={() => { setEditing(editing === agent.id ? null : agent.id) }}>{t('agents.editProfile', { name: personName(agent) })}</button>
-              {agent.id !== user?.id ? <button type="button" class="danger" onClick={() => { void remove.run(agent) }}>{t('common.delete')}<span class="visually-hidden"> {personName(agent)}</span></button> : null}
+              {agent.id !== user?.id ? <ItemButton label={t('common.delete')} name={personName(agent)} class="danger" onClick={() => { void remove.run(agent) }} /> : null}
             </div>
             {editing === agent.id ? <AgentEditForm key={agent.id} agent={agent} onSaved={agents.reload} /> : null}
             {open === agent.id ? <AgentAccess agent={agent} categories={categories.data ?? []} /> : null}

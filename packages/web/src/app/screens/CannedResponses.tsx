@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
-import { useAction, useAsync } from '../hooks.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox } from '../components/ui.js'
+import { useAction, useAsync, useDeletableList } from '../hooks.js'
+import { Field, PageHeader, Checkbox, ListStatus, EditDeleteActions, EditorForm } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { CannedResponse } from '../types.js'
 
@@ -10,24 +10,17 @@ function CannedForm ({ response, onSaved, onCancel }: { response?: CannedRespons
   const [body, setBody] = useState(response?.body ?? '')
   const [global, setGlobal] = useState(response?.global ?? false)
   const save = useAction(async () => {
-    if (response === undefined) await api.post('/canned-responses', { name, body, global })
-    else await api.patch(`/canned-responses/${response.id}`, { name, body, global })
+    await api.save('/canned-responses', response, { name, body, global })
     if (response === undefined) { setName(''); setBody(''); setGlobal(false) }
     onSaved()
   })
   const heading = response === undefined ? t('canned.create') : t('canned.editTitle', { name: response.name })
   return (
-    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
-      <h2>{heading}</h2>
-      <ErrorBanner error={save.error} />
+    <EditorForm heading={heading} creating={response === undefined} save={save} onCancel={onCancel}>
       <Field label={t('canned.name')} name="name" value={name} onValue={setName} error={save.error} required />
       <Field label={t('canned.body')} name="body" value={body} onValue={setBody} error={save.error} multiline hint={t('canned.placeholdersHint')} required />
       <Checkbox label={t('canned.global')} name="global" checked={global} onChange={setGlobal} />
-      <div class="row-actions">
-        <button type="submit" class="primary" disabled={save.pending}>{response === undefined ? t('common.create') : t('common.save')}</button>
-        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
-      </div>
-    </form>
+    </EditorForm>
   )
 }
 
@@ -36,13 +29,7 @@ export default function CannedResponses () {
   const [applied, setApplied] = useState('')
   const responses = useAsync(async () => await api.get<Page<CannedResponse>>('/canned-responses', { filter: { content: applied }, per_page: 100 }), [applied])
   const [editing, setEditing] = useState<number | null>(null)
-  const [done, setDone] = useState('')
-  const remove = useAction(async (response: CannedResponse) => {
-    if (!window.confirm(t('common.confirmDelete', { name: response.name }))) return
-    await api.delete(`/canned-responses/${response.id}`)
-    setDone(t('common.deleted'))
-    responses.reload()
-  })
+  const { done, setDone, remove } = useDeletableList<CannedResponse>({ path: '/canned-responses', nameOf: (r) => r.name, reload: responses.reload })
   const saved = () => { setEditing(null); setDone(t('common.saved')); responses.reload() }
   const current = responses.data?.data.find((r) => r.id === editing)
   return (
@@ -52,18 +39,13 @@ export default function CannedResponses () {
         <Field label={t('canned.search')} name="search" type="search" value={search} onValue={setSearch} />
         <button type="submit">{t('inbox.searchButton')}</button>
       </form>
-      <ErrorBanner error={responses.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {responses.data === undefined ? <Loading /> : null}
+      <ListStatus error={responses.error ?? remove.error} done={done} loading={responses.data === undefined} />
       <ul class="card-list" aria-label={t('canned.title')}>
         {(responses.data?.data ?? []).map((r) => (
           <li key={r.id} class="card">
             <h2>{r.name} {r.global ? <span class="badge">{t('canned.globalBadge')}</span> : null}</h2>
             <div class="prose" dangerouslySetInnerHTML={{ __html: r.body }} />
-            <div class="row-actions">
-              <button type="button" onClick={() => { setEditing(r.id) }}>{t('common.edit')}<span class="visually-hidden"> {r.name}</span></button>
-              <button type="button" class="danger" onClick={() => { void remove.run(r) }}>{t('common.delete')}<span class="visually-hidden"> {r.name}</span></button>
-            </div>
+            <EditDeleteActions name={r.name} onEdit={() => { setEditing(r.id) }} onDelete={() => { void remove.run(r) }} />
           </li>
         ))}
       </ul>

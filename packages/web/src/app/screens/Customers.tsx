@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api, type Page } from '../api.js'
-import { useAction, useAsync } from '../hooks.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, personName, Pager } from '../components/ui.js'
+import { useAction, useAsync, useDeletableList } from '../hooks.js'
+import { Field, ErrorBanner, PageHeader, ListStatus, personName, Pager } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Customer } from '../types.js'
 
@@ -35,15 +35,9 @@ export default function Customers () {
   const [search, setSearch] = useState('')
   const [applied, setApplied] = useState('')
   const [cursors, setCursors] = useState<string[]>([''])
-  const [done, setDone] = useState('')
   const cursor = cursors[cursors.length - 1] ?? ''
   const customers = useAsync(async () => await api.get<Page<Customer>>('/customers', { include: ['tickets-count'], filter: { email: applied }, per_page: 25, cursor }), [applied, cursor])
-  const remove = useAction(async (customer: Customer) => {
-    if (!window.confirm(t('common.confirmDelete', { name: personName(customer) }))) return
-    await api.delete(`/customers/${customer.id}`)
-    setDone(t('common.deleted'))
-    customers.reload()
-  })
+  const { done, setDone, remove } = useDeletableList<Customer>({ path: '/customers', nameOf: personName, reload: customers.reload })
   const next = customers.data?.meta.next_cursor ?? null
   return (
     <section>
@@ -52,9 +46,7 @@ export default function Customers () {
         <Field label={t('customers.searchEmail')} name="search" type="search" value={search} onValue={setSearch} />
         <button type="submit">{t('inbox.searchButton')}</button>
       </form>
-      <ErrorBanner error={customers.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {customers.data === undefined && customers.loading ? <Loading /> : null}
+      <ListStatus error={customers.error ?? remove.error} done={done} loading={customers.data === undefined && customers.loading} />
       {customers.data !== undefined
         ? (
           <table class="data-table" aria-label={t('customers.title')}>

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
-import { useAction, useAsync } from '../hooks.js'
+import { useAction, useAsync, useDeletableList } from '../hooks.js'
 import { loadCategories } from '../data.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox } from '../components/ui.js'
+import { Field, Loading, PageHeader, Checkbox, ListStatus, EditDeleteActions, EditorForm } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Category, CustomField } from '../types.js'
 
@@ -23,16 +23,13 @@ function FieldForm ({ field, categories, assigned, onSaved, onCancel }: { field?
       ...(placeholder !== '' ? { placeholder } : {}),
       ...(type === 'select-box' ? { options: options.split('\n').map((o) => o.trim()).filter((o) => o !== '') } : {})
     }
-    if (field === undefined) await api.post('/fields', body)
-    else await api.patch(`/fields/${field.id}`, body)
+    await api.save('/fields', field, body)
     if (field === undefined) { setTitle(''); setOptions(''); setRequired(false); setDescription(''); setPlaceholder(''); setChosen([]) }
     onSaved()
   })
   const heading = field === undefined ? t('fields.create') : t('fields.editTitle', { name: field.title })
   return (
-    <form class="panel" aria-label={heading} onSubmit={(e) => { e.preventDefault(); void save.run() }} noValidate>
-      <h2>{heading}</h2>
-      <ErrorBanner error={save.error} />
+    <EditorForm heading={heading} creating={field === undefined} save={save} onCancel={onCancel}>
       <Field label={t('fields.fieldTitle')} name="title" value={title} onValue={setTitle} error={save.error} maxLength={100} required />
       <Field label={t('fields.type')} name="type" value={type} onValue={setType} error={save.error} options={types.map((v) => ({ value: v, label: t(`fields.type.${v}` as MessageKey) }))} />
       {type === 'select-box' ? <Field label={t('fields.options')} name="options" value={options} onValue={setOptions} error={save.error} multiline hint={t('fields.optionsHint')} required /> : null}
@@ -43,11 +40,7 @@ function FieldForm ({ field, categories, assigned, onSaved, onCancel }: { field?
         <legend>{t('fields.categories')}</legend>
         {categories.map((c) => <Checkbox key={c.id} label={c.name} checked={chosen.includes(c.id)} onChange={(value) => { setChosen(value ? [...chosen, c.id] : chosen.filter((id) => id !== c.id)) }} />)}
       </fieldset>
-      <div class="row-actions">
-        <button type="submit" class="primary" disabled={save.pending}>{field === undefined ? t('common.create') : t('common.save')}</button>
-        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
-      </div>
-    </form>
+    </EditorForm>
   )
 }
 
@@ -55,22 +48,14 @@ export default function Fields () {
   const fields = useAsync(async () => await api.get<Page<CustomField>>('/fields', { include: ['categories-count'], per_page: 100 }), [])
   const categories = useAsync(async () => await loadCategories(true), [])
   const [editing, setEditing] = useState<number | null>(null)
-  const [done, setDone] = useState('')
-  const remove = useAction(async (field: CustomField) => {
-    if (!window.confirm(t('common.confirmDelete', { name: field.title }))) return
-    await api.delete(`/fields/${field.id}`)
-    setDone(t('common.deleted'))
-    fields.reload()
-  })
+  const { done, setDone, remove } = useDeletableList<CustomField>({ path: '/fields', nameOf: (f) => f.title, reload: fields.reload })
   const saved = () => { setEditing(null); setDone(t('common.saved')); fields.reload(); categories.reload() }
   const current = fields.data?.data.find((f) => f.id === editing)
   const assignedTo = (id: number) => (categories.data ?? []).filter((c) => (c.fields ?? []).some((f) => f.id === id)).map((c) => c.id)
   return (
     <section>
       <PageHeader title={t('fields.title')} />
-      <ErrorBanner error={fields.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {fields.data === undefined ? <Loading /> : null}
+      <ListStatus error={fields.error ?? remove.error} done={done} loading={fields.data === undefined} />
       <table class="data-table" aria-label={t('fields.title')}>
         <thead><tr><th scope="col">{t('fields.fieldTitle')}</th><th scope="col">{t('fields.type')}</th><th scope="col">{t('fields.required')}</th><th scope="col">{t('fields.categories')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
         <tbody>
@@ -80,10 +65,7 @@ export default function Fields () {
               <td>{t(`fields.type.${f.type}` as MessageKey)}</td>
               <td>{f.required ? t('common.yes') : t('common.no')}</td>
               <td>{f.categories_count ?? ''}</td>
-              <td><div class="row-actions">
-                <button type="button" onClick={() => { setEditing(f.id) }}>{t('common.edit')}<span class="visually-hidden"> {f.title}</span></button>
-                <button type="button" class="danger" onClick={() => { void remove.run(f) }}>{t('common.delete')}<span class="visually-hidden"> {f.title}</span></button>
-              </div></td>
+              <td><EditDeleteActions name={f.title} onEdit={() => { setEditing(f.id) }} onDelete={() => { void remove.run(f) }} /></td>
             </tr>
           ))}
         </tbody>

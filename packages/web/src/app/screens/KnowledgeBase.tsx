@@ -4,8 +4,8 @@ import { foldFieldErrors } from '../api-errors.js'
 import { useAction, useAsync, useOrderedList } from '../hooks.js'
 import { parseTagList } from '../text.js'
 import { loadCategories } from '../data.js'
-import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, DateTime } from '../components/ui.js'
-import { SortableRows } from '../components/Sortable.js'
+import { Field, ErrorBanner, PageHeader, DateTime, ListStatus, ItemButton, EditDeleteActions } from '../components/ui.js'
+import { SortableTable } from '../components/Sortable.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Article, Category, Collection } from '../types.js'
 
@@ -42,8 +42,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
   const [tags, setTags] = useState((article?.tags ?? []).map((tag) => tag.name).join(', '))
   const save = useAction(async () => {
     const payload = { title, body, status, category: collection.category_id, collection: collection.id, tags: parseTagList(tags) }
-    if (article === undefined) await api.post('/articles', payload)
-    else await api.patch(`/articles/${article.id}`, payload)
+    await api.save('/articles', article, payload)
     onSaved()
   })
   const heading = article === undefined ? t('kb.createArticle') : t('kb.editArticle', { name: article.title })
@@ -74,25 +73,16 @@ function Articles ({ collection, onChanged }: { collection: Collection, onChange
   return (
     <section class="panel" aria-labelledby="articles-title">
       <h2 id="articles-title">{t('kb.articlesOf', { name: collection.name })}</h2>
-      <ErrorBanner error={articles.error ?? order.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {articles.data === undefined ? <Loading /> : null}
+      <ListStatus error={articles.error ?? order.error ?? remove.error} done={done} loading={articles.data === undefined} />
       {items.length === 0 && articles.data !== undefined ? <p class="muted">{t('kb.noArticles')}</p> : null}
-      <table class="data-table" aria-label={t('kb.articlesOf', { name: collection.name })}>
-        <thead><tr><th scope="col"><span class="visually-hidden">{t('categories.order')}</span></th><th scope="col">{t('kb.articleTitle')}</th><th scope="col">{t('kb.status')}</th><th scope="col">{t('common.actions')}</th><th scope="col">{t('categories.order')}</th></tr></thead>
-        <tbody>
-          <SortableRows items={items} onReorder={(ids) => { void order.run(ids) }} render={(a) => (
-            <>
-              <td>{a.title}{(a.tags ?? []).length > 0 ? <span class="muted"> · {t('kb.tagged', { tags: (a.tags ?? []).map((tag) => tag.name).join(', ') })}</span> : null}</td>
-              <td>{a.published_at === null ? <span class="badge">{t('kb.draft')}</span> : <span class="badge badge-status-1">{t('kb.published')}</span>} <span class="muted"><DateTime value={a.updated_at} /></span></td>
-              <td><div class="row-actions">
-                <button type="button" onClick={() => { setEditing(a.id) }}>{t('common.edit')}<span class="visually-hidden"> {a.title}</span></button>
-                <button type="button" class="danger" onClick={() => { void remove.run(a) }}>{t('common.delete')}<span class="visually-hidden"> {a.title}</span></button>
-              </div></td>
-            </>
-          )} />
-        </tbody>
-      </table>
+      <SortableTable label={t('kb.articlesOf', { name: collection.name })} columns={[t('kb.articleTitle'), t('kb.status'), t('common.actions')]}
+        items={items} onReorder={(ids) => { void order.run(ids) }} render={(a) => (
+          <>
+            <td>{a.title}{(a.tags ?? []).length > 0 ? <span class="muted"> · {t('kb.tagged', { tags: (a.tags ?? []).map((tag) => tag.name).join(', ') })}</span> : null}</td>
+            <td>{a.published_at === null ? <span class="badge">{t('kb.draft')}</span> : <span class="badge badge-status-1">{t('kb.published')}</span>} <span class="muted"><DateTime value={a.updated_at} /></span></td>
+            <td><EditDeleteActions name={a.title} onEdit={() => { setEditing(a.id) }} onDelete={() => { void remove.run(a) }} /></td>
+          </>
+        )} />
       {editing === null ? <button type="button" class="primary" onClick={() => { setEditing('new') }}>{t('kb.createArticle')}</button> : null}
       {editing === 'new' ? <ArticleForm collection={collection} onSaved={saved} onCancel={() => { setEditing(null) }} /> : null}
       {current !== undefined ? <ArticleForm key={current.id} collection={collection} article={current} onSaved={saved} onCancel={() => { setEditing(null) }} /> : null}
@@ -115,26 +105,20 @@ export default function KnowledgeBase () {
   return (
     <section>
       <PageHeader title={t('kb.title')} />
-      <ErrorBanner error={collections.error ?? order.error ?? remove.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {collections.data === undefined ? <Loading /> : null}
+      <ListStatus error={collections.error ?? order.error ?? remove.error} done={done} loading={collections.data === undefined} />
       <p class="hint">{t('common.dragHint')}</p>
-      <table class="data-table" aria-label={t('kb.collections')}>
-        <thead><tr><th scope="col"><span class="visually-hidden">{t('categories.order')}</span></th><th scope="col">{t('kb.collectionName')}</th><th scope="col">{t('kb.visibility')}</th><th scope="col">{t('kb.articles')}</th><th scope="col">{t('common.actions')}</th><th scope="col">{t('categories.order')}</th></tr></thead>
-        <tbody>
-          <SortableRows items={items} onReorder={(ids) => { void order.run(ids) }} render={(c) => (
-            <>
-              <td>{c.name}</td>
-              <td>{t(`kb.visibility.${c.visibility}` as MessageKey)}</td>
-              <td>{c.articles_count ?? ''}</td>
-              <td><div class="row-actions">
-                <button type="button" aria-pressed={selected === c.id} onClick={() => { setSelected(c.id) }}>{t('kb.openCollection')}<span class="visually-hidden"> {c.name}</span></button>
-                <button type="button" class="danger" onClick={() => { void remove.run(c) }}>{t('common.delete')}<span class="visually-hidden"> {c.name}</span></button>
-              </div></td>
-            </>
-          )} />
-        </tbody>
-      </table>
+      <SortableTable label={t('kb.collections')} columns={[t('kb.collectionName'), t('kb.visibility'), t('kb.articles'), t('common.actions')]}
+        items={items} onReorder={(ids) => { void order.run(ids) }} render={(c) => (
+          <>
+            <td>{c.name}</td>
+            <td>{t(`kb.visibility.${c.visibility}` as MessageKey)}</td>
+            <td>{c.articles_count ?? ''}</td>
+            <td><div class="row-actions">
+              <ItemButton label={t('kb.openCollection')} name={c.name} aria-pressed={selected === c.id} onClick={() => { setSelected(c.id) }} />
+              <ItemButton label={t('common.delete')} name={c.name} class="danger" onClick={() => { void remove.run(c) }} />
+            </div></td>
+          </>
+        )} />
       {current !== undefined ? <Articles key={current.id} collection={current} onChanged={collections.reload} /> : null}
       {categories.data !== undefined ? <CollectionForm categories={categories.data} onSaved={() => { setDone(t('common.saved')); collections.reload() }} /> : null}
     </section>

@@ -3,7 +3,7 @@ import { Link } from 'wouter-preact'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
 import { useSession } from '../session.js'
-import { ErrorBanner, Loading, PageHeader, DateTime, StatusMessage, Pager } from '../components/ui.js'
+import { PageHeader, DateTime, ListStatus, Pager } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Notification } from '../types.js'
 
@@ -43,9 +43,7 @@ export default function Notifications () {
         <button type="button" aria-pressed={unreadOnly} onClick={() => { setUnreadOnly(!unreadOnly); setCursors(['']) }}>{t('notifications.unreadOnly')}</button>
         <button type="button" onClick={() => { void readAll.run() }} disabled={(list.data?.data.length ?? 0) === 0}>{t('notifications.markAllRead')}</button>
       </PageHeader>
-      <ErrorBanner error={list.error ?? toggle.error ?? readAll.error} />
-      {done !== '' ? <StatusMessage message={done} /> : null}
-      {list.data === undefined ? <Loading /> : null}
+      <ListStatus error={list.error ?? toggle.error ?? readAll.error} done={done} loading={list.data === undefined} />
       {list.data !== undefined && list.data.data.length === 0 ? <p role="status">{t('notifications.empty')}</p> : null}
       <ul class="card-list" aria-label={t('notifications.title')}>
         {(list.data?.data ?? []).map((n) => (

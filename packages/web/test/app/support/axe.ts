@@ -2,13 +2,14 @@
  * Runs axe-core on the console's main screens in Chromium and prints serious and critical violations:
  *   PREVIEW_URL=... node --import tsx packages/web/test/app/support/axe.ts
  */
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { launchChromium, logIn } from '../../chromium.js'
 
 const base = process.env.PREVIEW_URL ?? 'http://127.0.0.1:3000'
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] })
+const browser = await launchChromium()
 
 interface Violation { id: string, impact: string, help: string, nodes: Array<{ target: string[] }> }
 
@@ -30,13 +31,9 @@ async function check (page: Page, path: string, heading: string, viewport = { wi
   return bad.length
 }
 
-async function logIn (email: string, password: string): Promise<Page> {
+async function signedIn (email: string, password: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage()
-  await page.goto(`${base}/login`)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.getByRole('button', { name: 'Log out' }).waitFor()
+  await logIn(page, base, email, password)
   return page
 }
 
@@ -44,13 +41,13 @@ let total = 0
 const anonymous = await (await browser.newContext()).newPage()
 total += await check(anonymous, '/login', 'Log in')
 total += await check(anonymous, '/register', 'Create an account')
-const admin = await logIn('admin@example.com', 'admin-password')
+const admin = await signedIn('admin@example.com', 'admin-password')
 for (const [path, heading] of [['/', 'Inbox'], ['/tickets/1', 'App crashes'], ['/customers', 'Customers'], ['/customers/3', 'Customer'], ['/agents', 'Agents'], ['/categories', 'Categories'], ['/fields', 'Custom fields'], ['/canned-responses', 'Canned responses'], ['/knowledge-base', 'Knowledge base editor'], ['/imports', 'Imports'], ['/notifications', 'Notifications']] as const) {
   total += await check(admin, path, heading)
 }
 total += await check(admin, '/', 'Inbox', { width: 390, height: 844 })
 total += await check(admin, '/tickets/1', 'App crashes', { width: 390, height: 844 })
-const customer = await logIn('customer@example.com', 'customer-password')
+const customer = await signedIn('customer@example.com', 'customer-password')
 total += await check(customer, '/portal', 'My tickets')
 total += await check(customer, '/portal/new', 'New ticket')
 total += await check(customer, '/portal/tickets/1', 'App crashes')

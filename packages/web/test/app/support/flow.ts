@@ -2,17 +2,15 @@
  * Drives the issue's main scenario through the console in Chromium, for checking the screens work together:
  *   PREVIEW_URL=... node --import tsx packages/web/test/app/support/flow.ts /tmp/shots
  */
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import assert from 'node:assert/strict'
+import { launchChromium, logIn } from '../../chromium.js'
 
 const base = process.env.PREVIEW_URL ?? 'http://127.0.0.1:3000'
 const out = process.argv[2] ?? '/tmp/helpdesk-shots'
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
-})
+const browser = await launchChromium()
 
 async function fresh (): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
@@ -20,14 +18,6 @@ async function fresh (): Promise<Page> {
   page.on('pageerror', (error) => { console.log(`page error: ${error.message}`) })
   page.on('console', (message) => { if (message.type() === 'error' && !message.text().includes('Failed to load resource')) console.log(`console: ${message.text()}`) })
   return page
-}
-
-async function logIn (page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${base}/login`)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.getByRole('button', { name: 'Log out' }).waitFor()
 }
 
 const pages: Page[] = []
@@ -60,7 +50,7 @@ await customer.screenshot({ path: join(out, 'flow-customer-ticket.png'), fullPag
 
 // An agent finds it, answers with a canned response and adds a note.
 const agent = await fresh()
-await logIn(agent, 'admin@example.com', 'admin-password')
+await logIn(agent, base, 'admin@example.com', 'admin-password')
 // Keyboard: ? opens the help panel, Escape closes it; j moves down, r opens the ticket with the composer focused.
 await agent.getByRole('table', { name: 'Tickets' }).waitFor()
 await agent.keyboard.press('?')

@@ -3,19 +3,17 @@
  *   PREVIEW_URL=http://127.0.0.1:NNNN node --import tsx packages/web/test/app/support/look.ts /tmp/shots
  * Prints browser console errors (CSP violations included) and failed requests.
  */
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { launchChromium, logIn } from '../../chromium.js'
 
 const base = process.env.PREVIEW_URL ?? 'http://127.0.0.1:3000'
 const out = process.argv[2] ?? '/tmp/helpdesk-shots'
 const only = process.argv[3]
 mkdirSync(out, { recursive: true })
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
-})
+const browser = await launchChromium()
 
 async function session (email: string, password: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport })
@@ -23,11 +21,7 @@ async function session (email: string, password: string, viewport = { width: 128
   page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') console.log(`[${email}] console ${message.type()}: ${message.text()}`) })
   page.on('pageerror', (error) => { console.log(`[${email}] page error: ${error.message}`) })
   page.on('response', (response) => { if (response.status() >= 400 && response.url().includes('/api/')) console.log(`[${email}] ${response.status()} ${response.request().method()} ${response.url()}`) })
-  await page.goto(`${base}/login`)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await page.getByRole('button', { name: 'Log out' }).waitFor()
+  await logIn(page, base, email, password)
   return page
 }
 
