@@ -9,7 +9,7 @@ import { installJsonBodyParser } from './http/json-body.js'
 import { installEventSubscription } from './http/event-subscription.js'
 import { installJobWorkers } from './http/job-workers.js'
 import { installOpenApi } from './http/openapi.js'
-import { installRateLimit } from './http/rate-limit.js'
+import { installRateLimit, loginRateLimit } from './http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from './http/route-context.js'
 import { installSerialization } from './http/serializers.js'
 import { installValidation } from './http/validator.js'
@@ -75,7 +75,8 @@ async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOpt
       app.addHook('onClose', close)
     }
     installNulCharacterCheck(app)
-    const context: RouteContext = { helpdesk, avatar: options.avatar ?? gravatar, options: { ...options, rateLimit: options.rateLimit ?? {} } }
+    const rateLimit = options.rateLimit ?? {}
+    const context: RouteContext = { helpdesk, avatar: options.avatar ?? gravatar, options: { ...options, rateLimit }, loginLimit: loginRateLimit(app, rateLimit) }
     for (const routes of routeModules) routes(app, context)
   }, { prefix: options.prefix ?? '/api/v1' })
 }

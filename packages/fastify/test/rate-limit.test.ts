@@ -82,6 +82,19 @@ eachDialect((dialect) => {
       expectStatus(await attempt('victim@example.com', 'secret123', '10.1.2.3'), 200)
     })
 
+    it('counts password logins into a token and into a session cookie against one budget', async (t) => {
+      const h = await buildApp(t, dialect, { rateLimit: { max: 100, loginMax: 3 } })
+      await h.user('customer', { email: 'victim@example.com', password: 'secret123' })
+      const attempt = async (url: string, password: string) =>
+        await h.inject({ method: 'POST', url, payload: { email: 'victim@example.com', password } })
+      expectError(await attempt('/api/v1/auth/login', 'guess-1'), 422)
+      expectError(await attempt('/api/v1/auth/session', 'guess-2'), 422)
+      expectError(await attempt('/api/v1/auth/login', 'guess-3'), 422)
+      // The budget is spent whichever door the next guess knocks on.
+      expectError(await attempt('/api/v1/auth/session', 'guess-4'), 429)
+      expectError(await attempt('/api/v1/auth/login', 'secret123'), 429)
+    })
+
     it('sends no rate-limit headers when switched off', async (t) => {
       const h = await buildApp(t, dialect, { rateLimit: false })
       const { token } = await h.user('admin')

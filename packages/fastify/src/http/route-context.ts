@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AvatarResolver, Helpdesk } from '@helpdesk/core'
 import type { HelpdeskPluginOptions } from '../options.js'
@@ -11,4 +11,6 @@ export interface RouteContext {
   helpdesk: Helpdesk
   avatar: AvatarResolver
   options: HelpdeskPluginOptions
+  /** The login limit (per email and IP), one for every route that checks a password: they count against the same budget. */
+  loginLimit: preHandlerAsyncHookHandler[]
 }

@@ -1,15 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import { ForbiddenError } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
-import { loginRateLimit } from '../../http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, IdParams, Person, responses, Success } from '../../schemas/common.js'
 import { presentPerson } from '../people.js'
 import { ApiToken, LoginBody, NewApiToken, RegisterBody, Session, TokenBody } from './auth-schemas.js'
 
-export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
+export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: RouteContext): void {
   const tags = ['Auth']
-  const loginLimiter = loginRateLimit(app, options.rateLimit)
 
   app.post('/auth/login', {
     schema: {
@@ -21,7 +19,7 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: Rou
       response: responses({ 200: Data(Session) })
     },
     config: { auth: 'none' },
-    preHandler: loginLimiter
+    preHandler: loginLimit
   }, async (request) => {
     const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password)
     return { data: { token, user: presentPerson(user, avatar) } }

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
 import { effectivePermissions, type User } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
-import { loginRateLimit } from '../../http/rate-limit.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { clearSessionCookie, csrfTokenFor, SESSION_TOKEN_NAME, setSessionCookie } from '../../http/session-cookie.js'
 import { Data, Nullable, Person, responses, Success } from '../../schemas/common.js'
@@ -26,9 +25,8 @@ function csrfOf (request: FastifyRequest): string | null {
 }
 
 /** The console's cookie session: log in, who am I (with the CSRF token), log out. */
-export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: RouteContext): void {
+export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: RouteContext): void {
   const tags = ['Auth']
-  const loginLimiter = loginRateLimit(app, options.rateLimit)
   const sessionOf = (user: User, csrfToken: string | null) => ({ user: presentPerson(user, avatar), permissions: effectivePermissions(user), csrf_token: csrfToken })
 
   app.post('/auth/session', {
@@ -41,7 +39,7 @@ export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, options }: 
       response: responses({ 200: Data(CookieSession) })
     },
     config: { auth: 'none' },
-    preHandler: loginLimiter
+    preHandler: loginLimit
   }, async (request, reply) => {
     const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, SESSION_TOKEN_NAME)
     setSessionCookie(request, reply, token)
