@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../context.js'
-import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
+import { NotFoundError, ValidationError } from '../errors.js'
 import type { Category } from '../categories/category.js'
 import { PersonService } from './person-service.js'
-import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, newPersonErrors, newPersonRow, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkedNewPersonRow, checkedNewPersonRows, checkPersonPatch, hashIfGiven, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageAgents, ensure } from './user-policy.js'
 import {
   isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
@@ -92,13 +92,8 @@ export class AgentService extends PersonService {
    * ids in input order.
    */
   async createMany (people: Array<Omit<NewPersonInput, 'password' | 'password_confirmation'>>, passwordHash: string | null): Promise<number[]> {
-    const errors: FieldErrors = {}
-    people.forEach((person, index) => {
-      const found = newPersonErrors({ ...person, password: 'checked-by-the-caller' }, false)
-      for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
-    })
-    throwIfInvalid(errors)
-    const rows = people.map((person) => ({ ...newPersonRow(Role.Agent, { ...person, company: null }, passwordHash), permissions: noPermissions() }))
+    const rows = checkedNewPersonRows(Role.Agent, people.map((person) => ({ ...person, company: null })), passwordHash)
+      .map((row) => ({ ...row, permissions: noPermissions() }))
     return await this.ctx.store.transaction(async (tx) => await tx.users.createMany(rows))
   }
 }

@@ -7,7 +7,7 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import type { NewUser } from './user-store.js'
 import { NOTE_MAX_LENGTH, type CustomerNote } from './customer-note.js'
-import { checkedNewPersonRow, checkPersonPatch, hashIfGiven, newPersonErrors, newPersonRow, normaliseCompany, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
+import { checkedNewPersonRow, checkedNewPersonRows, checkPersonPatch, hashIfGiven, normaliseCompany, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageCustomers, ensure } from './user-policy.js'
 import { CustomerEventType, type CustomerEvent } from './customer-events.js'
 import { changedFields } from '../tickets/ticket-events.js'
@@ -36,13 +36,7 @@ export class CustomerService extends PersonService {
    * is trusted. Returns the ids in input order.
    */
   async createMany (people: Array<Omit<NewPersonInput, 'password' | 'password_confirmation'>>, passwordHash: string | null, tx?: Store): Promise<number[]> {
-    const errors: FieldErrors = {}
-    people.forEach((person, index) => {
-      const found = newPersonErrors({ ...person, password: 'checked-by-the-caller' }, false)
-      for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
-    })
-    throwIfInvalid(errors)
-    const rows = people.map((person) => newPersonRow(Role.Customer, person, passwordHash))
+    const rows = checkedNewPersonRows(Role.Customer, people, passwordHash)
     if (tx !== undefined) return await tx.users.createMany(rows)
     return await this.ctx.store.transaction(async (inner) => await inner.users.createMany(rows))
   }

@@ -1,6 +1,7 @@
 import { ValidationError, type FieldErrors } from '../errors.js'
 import type { ServiceContext } from '../context.js'
 import { plainText } from '../html.js'
+import { throwIfInvalid } from '../id-lists.js'
 import type { Store } from '../store.js'
 import type { NewUser, UserPatch } from './user-store.js'
 import { optionalText, textLength } from '../text-input.js'
@@ -139,6 +140,24 @@ export function newPersonRow (role: RoleNumber, person: NewPersonFields, passwor
     status: UserStatus.Active,
     password_hash: passwordHash
   }
+}
+
+/**
+ * Bulk creation's rows (volume seeding, migrations from other systems):
+ * people of `role` who share one password hash (or null for no usable
+ * password), names, emails and companies checked as for one person, every
+ * error keyed `N.field` (422 for the whole list).
+ */
+export function checkedNewPersonRows (
+  role: RoleNumber, people: ReadonlyArray<Omit<NewPersonInput, 'password' | 'password_confirmation'>>, passwordHash: string | null
+): NewUser[] {
+  const errors: FieldErrors = {}
+  people.forEach((person, index) => {
+    const found = newPersonErrors({ ...person, password: 'checked-by-the-caller' }, false)
+    for (const [field, messages] of Object.entries(found)) errors[`${index}.${field}`] = messages
+  })
+  throwIfInvalid(errors)
+  return people.map((person) => newPersonRow(role, person, passwordHash))
 }
 
 /**
