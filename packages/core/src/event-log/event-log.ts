@@ -18,19 +18,6 @@ export interface LoggedEvent {
 
 export type NewLoggedEvent = Omit<LoggedEvent, 'id' | 'created_at'>
 
-/** The storage port of the event log (part of `Store`, same conventions). */
-export interface EventLogRepository {
-  /** Inside the emitting transaction. Returns the new ids, in order. */
-  append(events: NewLoggedEvent[]): Promise<number[]>
-  /** Events with id > afterId, oldest first, at most `limit`. */
-  after(afterId: number, limit: number): Promise<LoggedEvent[]>
-  findByIds(ids: number[]): Promise<LoggedEvent[]>
-  /** The newest id, 0 when the log is empty. */
-  latestId(): Promise<number>
-  /** Deletes up to `limit` events created before `before`; returns how many. */
-  deleteBefore(before: DateTimeString, limit: number): Promise<number>
-}
-
 /** The event as the log keeps it: `type` and `actor_id` in their columns, the rest as the payload. */
 export function loggedEventOf (event: DomainEvent): NewLoggedEvent {
   const { type, actor_id: actorId, ...payload } = event

@@ -29,37 +29,3 @@ export interface Job extends Required<Omit<NewJob, 'uniqueKey' | 'runAt'>> {
 
 export const DEFAULT_MAX_ATTEMPTS = 10
 
-/** The storage port of background jobs (part of `Store`, same conventions): an outbox table. */
-export interface JobRepository {
-  /**
-   * Joins the caller's transaction (use `tx.jobs.enqueue` inside
-   * `events.transaction`/`store.transaction`), so a job exists exactly when
-   * the change that asked for it committed. Returns the ids in order; a job
-   * whose `uniqueKey` is already pending or running yields that job's id.
-   */
-  enqueue(jobs: NewJob[]): Promise<number[]>
-  /**
-   * Claims up to `limit` due jobs of `types` for `leaseMs`: pending ones whose
-   * `run_at` has come, and running ones whose lease expired (their worker
-   * died). Each job goes to one claimer (FOR UPDATE SKIP LOCKED on
-   * PostgreSQL). A claim counts as an attempt.
-   */
-  claim(options: { types: string[], limit: number, leaseMs: number, workerId: string, /** Default true; false looks at pending jobs only (cheaper). */ reclaimExpired?: boolean }): Promise<Job[]>
-  /** Moves the lease of a job this worker holds (long jobs beat while they run); false when it lost it. */
-  extendLease(id: number, workerId: string, leaseMs: number): Promise<boolean>
-  complete(id: number): Promise<void>
-  /** Records the error; `retryAt` null = give up (status failed). */
-  fail(id: number, error: string, retryAt: DateTimeString | null): Promise<void>
-  list(filter: { status?: JobStatus[], type?: string, limit?: number }): Promise<Job[]>
-  findById(id: number): Promise<Job | null>
-  /** A failed (or pending) job runs again now; false when unknown. */
-  retry(id: number): Promise<boolean>
-  /** Deletes up to `limit` done or failed jobs last updated before `before`; returns how many. */
-  deleteFinishedBefore(before: DateTimeString, limit: number): Promise<number>
-  /**
-   * Calls `listener` after a transaction that enqueued jobs committed, in this
-   * process and (on PostgreSQL, through LISTEN/NOTIFY) in every instance.
-   * Returns the unsubscribe function.
-   */
-  onEnqueued(listener: () => void): () => void
-}
