@@ -1,14 +1,14 @@
 import { Command } from 'commander'
 import type { ImportFormat, ImportJob } from '@helpdesk/core'
 import { CliError } from '../config-file.js'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface ImportOptions { database?: string, config?: string, format?: ImportFormat, batchSize?: string, json?: boolean }
 
 /** Imports a JSON, JSON Lines or CSV file (docs/import-format.md); resolves with the finished job. */
 export async function importCommandAction (file: string, options: ImportOptions, io: CliIo): Promise<ImportJob> {
-  const [{ existsSync }, { databaseUrl }, { withHelpdesk }, { progressBar }] = await Promise.all([import('node:fs'), import('../config.js'), import('../open-store.js'), import('../progress.js')])
+  const [{ existsSync }, { progressBar }] = await Promise.all([import('node:fs'), import('../progress.js')])
   if (!existsSync(file)) throw new CliError(`file ${file} does not exist`)
   const batchSize = options.batchSize === undefined ? undefined : Number(options.batchSize)
   if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000)) {
@@ -17,7 +17,7 @@ export async function importCommandAction (file: string, options: ImportOptions,
   if (options.format !== undefined && !['json', 'jsonl', 'csv'].includes(options.format)) {
     throw new CliError(`--format must be json, jsonl or csv, got "${options.format}"`)
   }
-  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  return await withConfiguredHelpdesk(options, async (helpdesk) => {
     const bar = progressBar('Importing', options.json !== true)
     const started = Date.now()
     let job: ImportJob

@@ -1,15 +1,14 @@
 import { Command } from 'commander'
 import { CliError } from '../config-file.js'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface JobsRetryOptions { database?: string, config?: string, json?: boolean }
 
 /** Makes a failed (or waiting) job run again now, with its attempts reset; a running server's workers pick it up. */
 export async function retryJob (id: string, options: JobsRetryOptions, io: CliIo): Promise<void> {
-  const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   if (!/^\d+$/.test(id)) throw new CliError(`the job id must be a number, got "${id}"`)
-  await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  await withConfiguredHelpdesk(options, async (helpdesk) => {
     const retried = await helpdesk.jobs.retry(Number(id))
     if (!retried) throw new CliError(`no failed or pending job ${id}`)
     io.out(options.json === true ? JSON.stringify({ id: Number(id), status: 'pending' }) : `Job ${id} will run again now.`)

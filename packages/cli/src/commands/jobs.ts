@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander'
 import type { Job, JobStatus } from '@helpdesk/core'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface JobsOptions { database?: string, config?: string, status?: string, type?: string, limit?: string, json?: boolean }
@@ -9,9 +9,8 @@ const STATUSES: JobStatus[] = ['pending', 'running', 'done', 'failed']
 
 /** Lists background jobs, newest first: by default those waiting or given up (pending, running, failed). */
 export async function listJobs (options: JobsOptions, io: CliIo): Promise<Job[]> {
-  const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   const status = (options.status ?? 'pending,running,failed').split(',').map((s) => s.trim()).filter((s) => s !== '') as JobStatus[]
-  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  return await withConfiguredHelpdesk(options, async (helpdesk) => {
     const jobs = await helpdesk.jobs.list({
       status, ...(options.type !== undefined ? { type: options.type } : {}), limit: Number(options.limit ?? 50)
     })

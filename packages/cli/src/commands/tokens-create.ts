@@ -1,13 +1,12 @@
 import { Command } from 'commander'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface TokensCreateOptions { database?: string, config?: string, email: string, name?: string, json?: boolean }
 
 /** Issues an API token for a user and prints it alone on stdout (for scripts), or as JSON with its id. */
 export async function tokensCreate (options: TokensCreateOptions, io: CliIo): Promise<string> {
-  const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
-  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  return await withConfiguredHelpdesk(options, async (helpdesk) => {
     const issued = await helpdesk.auth.createTokenForEmail(options.email, options.name ?? 'cli')
     io.out(options.json === true ? JSON.stringify({ id: issued.id, name: issued.name, token: issued.token }) : issued.token)
     return issued.token

@@ -1,6 +1,6 @@
 import { Command } from 'commander'
 import { CliError } from '../config-file.js'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface UsersCreateOptions {
@@ -16,7 +16,7 @@ export interface UsersCreateOptions {
 
 /** Creates an Active user through the same services the API uses. */
 export async function usersCreate (options: UsersCreateOptions, io: CliIo): Promise<number> {
-  const [{ createUserOfRole, roleFromType }, { databaseUrl }, { withHelpdesk }] = await Promise.all([import('@helpdesk/core'), import('../config.js'), import('../open-store.js')])
+  const { createUserOfRole, roleFromType } = await import('@helpdesk/core')
   const role = roleFromType(options.role)
   if (role === null) throw new CliError(`unknown role "${options.role}" (use admin, agent or customer)`)
   const input = {
@@ -25,7 +25,7 @@ export async function usersCreate (options: UsersCreateOptions, io: CliIo): Prom
     email: options.email,
     password: options.password
   }
-  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  return await withConfiguredHelpdesk(options, async (helpdesk) => {
     const user = await createUserOfRole(helpdesk, role, input)
     if (options.json === true) io.out(JSON.stringify({ id: user.id, role: options.role, email: user.email }))
     else io.out(`Created ${options.role} #${user.id} ${user.email}`)

@@ -1,6 +1,6 @@
 import { Command } from 'commander'
 import { CliError } from '../config-file.js'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface WebhooksCreateOptions {
@@ -9,7 +9,7 @@ export interface WebhooksCreateOptions {
 
 /** Creates an endpoint and prints its secret (shown this once). */
 export async function createWebhook (options: WebhooksCreateOptions, io: CliIo): Promise<{ id: number, secret: string }> {
-  const [{ checkWebhookTarget, WebhookTargetError }, { databaseUrl }, { withHelpdesk }] = await Promise.all([import('@helpdesk/fastify'), import('../config.js'), import('../open-store.js')])
+  const { checkWebhookTarget, WebhookTargetError } = await import('@helpdesk/fastify')
   try {
     await checkWebhookTarget(options.url, options.allowPrivateTargets === true)
   } catch (error) {
@@ -18,7 +18,7 @@ export async function createWebhook (options: WebhooksCreateOptions, io: CliIo):
     throw error
   }
   const events = (options.events ?? '*').split(',').map((e) => e.trim()).filter((e) => e !== '')
-  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  return await withConfiguredHelpdesk(options, async (helpdesk) => {
     const { endpoint, secret } = await helpdesk.webhooks.create(null, { url: options.url, events, description: options.description ?? null })
     if (options.json === true) io.out(JSON.stringify({ ...endpoint, secret }))
     else io.out(`Webhook ${endpoint.id} created for ${endpoint.url}.\nSigning secret (shown once): ${secret}`)

@@ -1,14 +1,13 @@
 import { Command } from 'commander'
 import { CliError } from '../config-file.js'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface WebhooksDeleteOptions { database?: string, config?: string, json?: boolean }
 
 export async function deleteWebhook (id: string, options: WebhooksDeleteOptions, io: CliIo): Promise<void> {
-  const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   if (!/^\d+$/.test(id)) throw new CliError(`the webhook id must be a number, got "${id}"`)
-  await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  await withConfiguredHelpdesk(options, async (helpdesk) => {
     await helpdesk.webhooks.delete(null, Number(id))
     io.out(options.json === true ? JSON.stringify({ id: Number(id), deleted: true }) : `Webhook ${id} deleted.`)
   })

@@ -1,13 +1,12 @@
 import { Command } from 'commander'
 import type { WebhookEndpoint } from '@helpdesk/core'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface WebhooksListOptions { database?: string, config?: string, json?: boolean }
 
 export async function listWebhooks (options: WebhooksListOptions, io: CliIo): Promise<WebhookEndpoint[]> {
-  const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
-  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  return await withConfiguredHelpdesk(options, async (helpdesk) => {
     const endpoints = await helpdesk.webhooks.list(null)
     if (options.json === true) io.out(JSON.stringify(endpoints))
     else if (endpoints.length === 0) io.out('No webhook endpoints.')

@@ -1,16 +1,15 @@
 import { Command } from 'commander'
 import { CliError } from '../config-file.js'
-import { configOption, databaseOption } from '../command-options.js'
+import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
 
 export interface WebhooksRotateOptions { database?: string, config?: string, overlap?: string, json?: boolean }
 
 /** A new signing secret; the old one keeps signing during the overlap. */
 export async function rotateWebhook (id: string, options: WebhooksRotateOptions, io: CliIo): Promise<string> {
-  const [{ databaseUrl }, { withHelpdesk }] = await Promise.all([import('../config.js'), import('../open-store.js')])
   if (!/^\d+$/.test(id)) throw new CliError(`the webhook id must be a number, got "${id}"`)
   if (options.overlap !== undefined && !/^\d+$/.test(options.overlap)) throw new CliError(`--overlap must be a number of seconds, got "${options.overlap}"`)
-  return await withHelpdesk(databaseUrl(options.database, process.env, options.config), async (helpdesk) => {
+  return await withConfiguredHelpdesk(options, async (helpdesk) => {
     const { endpoint, secret } = await helpdesk.webhooks.rotateSecret(null, Number(id), options.overlap !== undefined ? Number(options.overlap) : undefined)
     io.out(options.json === true ? JSON.stringify({ id: endpoint.id, secret }) : `New signing secret of webhook ${endpoint.id} (shown once): ${secret}`)
     return secret
