@@ -69,24 +69,28 @@ export const postgresFullText: FullTextSearch = {
   },
   substringMinLength: 3,
   substringMatchingIds (db, table, columns, value, limit) {
-    const pattern = containsPattern(value)
-    const ids = db(table).select('id').where((w) => {
-      for (const column of columns) void w.orWhereRaw('?? ilike ?', [`${table}.${column}`, pattern])
-    })
+    const anyColumn = ilikeAny(table, columns, value)
+    const ids = db(table).select('id').whereRaw(anyColumn.sql, anyColumn.bindings)
     return limit === undefined ? ids : ids.limit(limit)
   },
   async readSubstringMatchingIds (db, table, columns, value, limit) {
     // Written out (no query builder), but not a named prepared statement: knex's unnamed statement is planned for each pattern.
-    const pattern = containsPattern(value)
-    const tests = columns.map(() => '?? ilike ?').join(' or ')
-    const result = await db.raw(`select ?? from ?? where ${tests} limit ?`,
-      [`${table}.id`, table, ...columns.flatMap((column) => [`${table}.${column}`, pattern]), limit]) as { rows: Array<{ id: number }> }
+    const anyColumn = ilikeAny(table, columns, value)
+    const result = await db.raw(`select ?? from ?? where ${anyColumn.sql} limit ?`,
+      [`${table}.id`, table, ...anyColumn.bindings, limit]) as { rows: Array<{ id: number }> }
     return result.rows
   },
   substringRowMatches (db, table, columns, value, idColumn) {
-    const pattern = containsPattern(value)
-    const tests = columns.map(() => '?? ilike ?').join(' or ')
-    return db.raw(`exists (select 1 from ?? where ?? = ?? and (${tests}))`,
-      [table, `${table}.id`, idColumn, ...columns.flatMap((column) => [`${table}.${column}`, pattern])])
+    const anyColumn = ilikeAny(table, columns, value)
+    return db.raw(`exists (select 1 from ?? where ?? = ?? and ${anyColumn.sql})`, [table, `${table}.id`, idColumn, ...anyColumn.bindings])
+  }
+}
+
+/** `value` as a case-insensitive substring of any of `columns` (one trigram index each), as knex raw SQL with its bindings. */
+function ilikeAny (table: string, columns: readonly string[], value: string): { sql: string, bindings: string[] } {
+  const pattern = containsPattern(value)
+  return {
+    sql: `(${columns.map(() => '?? ilike ?').join(' or ')})`,
+    bindings: columns.flatMap((column) => [`${table}.${column}`, pattern])
   }
 }
