@@ -13,6 +13,7 @@ import { commentVisibleSql } from './comment-repository.js'
 import { categoriesByIds } from './category-repository.js'
 import { usersByIds } from './customer-note-repository.js'
 import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 import { listTickets } from './ticket-list.js'
 import { UNASSIGNED } from './ticket-counts.js'
 import { indexTickets, ownerContains } from './ticket-search.js'
@@ -170,9 +171,7 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       await ctx.readMarks.add(ticketId, userId, at)
     },
     async existingIds (ids) {
-      if (ids.length === 0) return []
-      const rows = await db('tickets').select('id').whereIn('id', ids) as Array<{ id: number }>
-      return rows.map((r) => r.id)
+      return await tableRows(ctx, 'tickets').existingIds(ids)
     }
   }
 }

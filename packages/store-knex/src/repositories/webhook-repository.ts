@@ -1,6 +1,7 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@helpdesk/core'
 import { bool, parseJson } from '../rows/row-values.js'
-import { insertId, now, type RepositoryContext } from './repository-context.js'
+import { now, type RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
 
 const endpointColumns = ['id', 'url', 'events', 'description', 'active', 'disabled_at', 'consecutive_failures', 'failing_since', 'created_at', 'updated_at']
 const deliveryColumns = ['id', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempts', 'response_status', 'duration_ms', 'error', 'next_attempt_at', 'created_at', 'updated_at']
@@ -42,6 +43,7 @@ function deliveryFromRow (row: Row): WebhookDelivery {
 export function createWebhookRepository (ctx: RepositoryContext): WebhookRepository {
   const { db } = ctx
   const endpoints = () => db('webhook_endpoints').select(endpointColumns)
+  const endpointRows = tableRows(ctx, 'webhook_endpoints')
   return {
     async list () {
       return (await endpoints().orderBy('id') as Row[]).map(endpointFromRow)
@@ -54,22 +56,19 @@ export function createWebhookRepository (ctx: RepositoryContext): WebhookReposit
       return (await endpoints().where('active', true).orderBy('id') as Row[]).map(endpointFromRow)
     },
     async create (endpoint) {
-      const at = now(ctx)
-      const id = await insertId(db('webhook_endpoints').insert({
+      const { id } = await endpointRows.insert({
         url: endpoint.url, events: JSON.stringify(endpoint.events), description: endpoint.description, active: endpoint.active,
-        secret: endpoint.secret, consecutive_failures: 0, created_at: at, updated_at: at
-      }))
+        secret: endpoint.secret, consecutive_failures: 0
+      })
       return (await this.findById(id))!
     },
     async update (id, patch) {
       const { events, ...rest } = patch
-      const count = await db('webhook_endpoints').where('id', id).update({
-        ...rest, ...(events !== undefined ? { events: JSON.stringify(events) } : {}), updated_at: now(ctx)
-      })
-      return count === 0 ? null : await this.findById(id)
+      const updated = await endpointRows.update(id, { ...rest, ...(events !== undefined ? { events: JSON.stringify(events) } : {}) })
+      return updated ? await this.findById(id) : null
     },
     async delete (id) {
-      return await db('webhook_endpoints').where('id', id).delete() > 0
+      return await endpointRows.delete(id)
     },
     async secretsOf (id) {
       const row = await db('webhook_endpoints').select('secret', 'previous_secret', 'previous_secret_expires_at').where('id', id).first() as Row | undefined
