@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { extname } from 'node:path'
 import { Readable } from 'node:stream'
-import { parse as parseCsv, type CsvError } from 'csv-parse'
+import type { CsvError } from 'csv-parse'
 import type { ImportFormat } from './import-job.js'
 
 /** What an import reads: a file path, text already in memory (an upload), or a stream (read once). */
@@ -135,6 +135,8 @@ function * documentRecords (document: unknown): Generator<SourceRecord> {
 
 /** CSV of customers: a header row naming the columns, then one customer a row. */
 async function * csvRecords (input: ImportInput): AsyncGenerator<SourceRecord> {
+  // The CSV parser (20 modules) loads with the first CSV import, not with every server's start-up.
+  const { parse: parseCsv } = await import('csv-parse')
   const parser = Readable.from(chunksOf(input)).pipe(parseCsv({
     columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
     bom: true,

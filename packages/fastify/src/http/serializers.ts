@@ -1,17 +1,18 @@
-import fastJson from 'fast-json-stringify'
 import type { FastifyInstance } from 'fastify'
+import { compileSerializer, precompiledSerializer } from './precompiled.js'
 
 /**
- * Response serializers, compiled once per schema object: every route shares
- * the same error bodies (`errorResponses`), so a hundred routes compile each
- * of them once instead of a hundred times (most of the server's start-up).
+ * Response serializers, one per schema object: every route shares the same
+ * error bodies (`errorResponses`), so a hundred routes get each of them once
+ * instead of a hundred times. The build generated most of them
+ * (precompiled.ts); a schema it did not is compiled here, at registration.
  */
 export function installSerialization (app: FastifyInstance): void {
   const compiled = new WeakMap<object, (data: unknown) => string>()
   app.setSerializerCompiler(({ schema }) => {
     let serialize = compiled.get(schema)
     if (serialize === undefined) {
-      serialize = fastJson(schema as Parameters<typeof fastJson>[0]) as (data: unknown) => string
+      serialize = precompiledSerializer(schema) ?? compileSerializer(schema)
       compiled.set(schema, serialize)
     }
     return serialize

@@ -1,22 +1,26 @@
-import { Ajv } from 'ajv'
-import addFormatsModule from 'ajv-formats'
+import type { Ajv, ValidateFunction } from 'ajv'
 import type { FastifyInstance } from 'fastify'
-
-// ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv
+import { createAjv, precompiledValidator } from './precompiled.js'
 
 /**
- * The plugin's own validators (inside its encapsulated context only):
- * all errors at once so each bad field is reported; bodies are not coerced,
- * query strings and path params are (they arrive as strings).
+ * The plugin's own validators (inside its encapsulated context only), with
+ * `ajvOptions` (precompiled.ts): all errors at once, bodies not coerced, query
+ * strings and path params coerced. The build generated most of them; a schema
+ * it did not is compiled here, at registration, like the generated ones are
+ * loaded (never on a first request).
  */
 export function installValidation (app: FastifyInstance): void {
-  const common = { allErrors: true, removeAdditional: true, useDefaults: true, strict: false } as const
-  const body = addFormats(new Ajv({ ...common, coerceTypes: false }))
-  const query = addFormats(new Ajv({ ...common, coerceTypes: 'array' }))
+  let body: Ajv | undefined
+  let query: Ajv | undefined
+  const compile = (kind: 'body' | 'query', schema: object): ValidateFunction => {
+    const generated = precompiledValidator(kind, schema)
+    if (generated !== null) return generated
+    const ajv = kind === 'body' ? (body ??= createAjv('body')) : (query ??= createAjv('query'))
+    return ajv.compile(schema)
+  }
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart !== 'body') return query.compile(schema)
-    const validate = body.compile(schema)
+    if (httpPart !== 'body') return compile('query', schema)
+    const validate = compile('body', schema)
     if ((schema as { type?: unknown }).type !== 'object') return validate
     // No body at all is checked as an empty object, so the error names each required field
     // (`responses`, `order`...) rather than the body as a whole.
