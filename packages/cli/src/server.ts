@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import { createHelpdesk, createLocalFileStorage, type Helpdesk, type Store } from '@helpdesk/core'
+import type { Helpdesk, Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import helpdeskPlugin, { frameworkErrors, helpdeskMailSettings, openapiOptions, type HelpdeskPluginPrebuiltOptions } from '@helpdesk/fastify'
+import helpdeskPlugin, { buildHelpdesk, frameworkErrors, openapiOptions, type HelpdeskPluginPrebuiltOptions } from '@helpdesk/fastify'
 import helpdeskWeb from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
@@ -10,14 +10,10 @@ import { trackRequestsInFlight } from './graceful-shutdown.js'
 /** Where `helpdesk serve` shows Swagger UI (and `/docs/json`, the OpenAPI document). */
 export const DOCS_PATH = '/docs'
 
-/** The services the server runs, built from the configuration: registration, where uploaded files live, mail. */
+/** The services the server runs, built from the configuration's service options (registration, where uploaded files live, mail) as the plugin builds them. */
 export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
-  return createHelpdesk({
-    store,
-    registration: config.plugin.registration,
-    fileStorage: createLocalFileStorage(config.plugin.storageDir),
-    ...(config.plugin.mail !== undefined ? { mail: helpdeskMailSettings(config.plugin.mail) } : {})
-  })
+  const { registration, storageDir, mail } = config.plugin
+  return buildHelpdesk(store, { registration, storageDir, ...(mail !== undefined ? { mail } : {}) })
 }
 
 /**

@@ -1,5 +1,5 @@
 export { helpdesk, helpdesk as default } from './plugin.js'
-export { helpdeskMailSettings } from './services.js'
+export { buildHelpdesk, helpdeskMailSettings } from './services.js'
 export { openapiOptions } from './http/openapi.js'
 export { frameworkErrors } from './http/framework-errors.js'
 export type {

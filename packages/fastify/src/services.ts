@@ -1,4 +1,4 @@
-import { createHelpdesk, createLocalFileStorage, type Helpdesk, type HelpdeskOptions } from '@helpdesk/core'
+import { createHelpdesk, createLocalFileStorage, type Helpdesk, type HelpdeskOptions, type Store } from '@helpdesk/core'
 import { createSmtpTransport } from '@helpdesk/mail'
 import type { HelpdeskMailOptions, HelpdeskPluginOptions, HelpdeskServiceOptions } from './options.js'
 
@@ -26,8 +26,18 @@ export function helpdeskServices (options: HelpdeskPluginOptions): Helpdesk {
     return options.helpdesk
   }
   if (options.store === undefined) throw new Error('@helpdesk/fastify: pass `store` (or `helpdesk`) in the plugin options.')
+  return buildHelpdesk(options.store, options)
+}
+
+/**
+ * The services on `store` built from the service options: what the plugin
+ * does when given `store`, and what `helpdesk serve` builds before it
+ * registers the plugin with them (defaults: registration on, files under
+ * `./storage`, argon2id, no marketplace, no mail).
+ */
+export function buildHelpdesk (store: Store, options: HelpdeskServiceOptions): Helpdesk {
   return createHelpdesk({
-    store: options.store,
+    store,
     ...(options.hasher !== undefined ? { hasher: options.hasher } : {}),
     ...(options.marketplace !== undefined ? { marketplace: options.marketplace } : {}),
     fileStorage: options.fileStorage ?? createLocalFileStorage(options.storageDir ?? './storage'),
