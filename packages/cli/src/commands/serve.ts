@@ -40,21 +40,21 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     applied = await store.migrate()
     const helpdesk = helpdeskFor(config, store)
     firstAdmin = await bootstrapAdmin(helpdesk)
+    // The mail package's listener and poller (SMTP server, MIME parser) load only when mail is received here,
+    // and before the server listens: past that point a failure must also close the app.
+    const mail = config.smtpPort !== null || config.imap !== null ? await import('@helpdesk/mail') : null
     app = await buildServer(config, helpdesk, { workers: options.workers !== false })
     address = await app.listen({ host: config.host, port: config.port })
-    if (config.smtpPort !== null) {
-      // The mail package (SMTP server, MIME parser) loads only when mail is received here.
-      const { startSmtpListener } = await import('@helpdesk/mail')
-      listener = await startSmtpListener({
+    if (mail !== null && config.smtpPort !== null) {
+      listener = await mail.startSmtpListener({
         inbound: helpdesk.mail.inbound,
         port: config.smtpPort,
         host: config.host,
         onError: (error) => { app.log.error({ err: error }, 'inbound mail') }
       }).catch(async (error: unknown) => { await app.close(); throw error })
     }
-    if (config.imap !== null) {
-      const { startImapPoller } = await import('@helpdesk/mail')
-      poller = await startImapPoller({
+    if (mail !== null && config.imap !== null) {
+      poller = await mail.startImapPoller({
         inbound: helpdesk.mail.inbound,
         url: config.imap.url,
         moveTo: config.imap.moveTo,
