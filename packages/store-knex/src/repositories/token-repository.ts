@@ -29,7 +29,7 @@ export function createTokenRepository (ctx: RepositoryContext): TokenRepository 
         if (Number(row?.count ?? 0) >= max) return null
         const at = now(ctx)
         const id = await insertId(trx('api_tokens').insert({ ...token, created_at: at, updated_at: at }))
-        return { id, user_id: token.user_id, name: token.name, created_at: at, last_used_at: null }
+        return { id, user_id: token.user_id, name: token.name, created_at: at }
       })
     },
     async pruneNamed (userId, name, keep) {
