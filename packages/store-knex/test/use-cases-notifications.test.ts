@@ -134,6 +134,28 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await notificationTypes(d, d.admin), ['Tickets.TicketCreated', 'Tickets.TicketCreated'])
     })
 
+    it('each setting suppresses its own notifications only', async (t) => {
+      const d = await deskOn(t, dialect)
+      const only = async (setting: 'new_comment' | 'new_ticket' | 'ticket_reassigned') => {
+        const agent = await person(d.helpdesk, 'agent', setting.replace(/_/g, ''))
+        await d.helpdesk.agents.setCategories(d.admin, agent.id, [d.billing])
+        await d.helpdesk.agents.updateNotificationSettings(d.admin, agent.id, { [setting]: false })
+        return agent
+      }
+      const noComments = await only('new_comment')
+      const noTickets = await only('new_ticket')
+      const noAssignments = await only('ticket_reassigned')
+      const first = await ticket(d, d.alice, { category: d.billing })
+      await comment(d, d.alice, first.id)
+      assert.deepEqual(await notificationTypes(d, noComments), ['Tickets.TicketCreated'])
+      assert.deepEqual(await notificationTypes(d, noTickets), ['Tickets.CommentAdded'])
+      assert.deepEqual(await notificationTypes(d, noAssignments), ['Tickets.CommentAdded', 'Tickets.TicketCreated'])
+      await d.helpdesk.tickets.assign(d.admin, first.id, noAssignments.id)
+      await d.helpdesk.tickets.assign(d.admin, first.id, noComments.id)
+      assert.deepEqual(await notificationTypes(d, noAssignments), ['Tickets.CommentAdded', 'Tickets.TicketCreated'])
+      assert.deepEqual(await notificationTypes(d, noComments), ['Tickets.TicketAssigned', 'Tickets.TicketCreated'])
+    })
+
     it('a customer note notifies administrators and agents with manage_customers, never its author', async (t) => {
       const d = await deskOn(t, dialect)
       const otherAdmin = await person(d.helpdesk, 'admin', 'Otto')
