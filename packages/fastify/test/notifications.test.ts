@@ -40,10 +40,6 @@ function ticketEvent (type: string, actor: Person, ticket: { id: number, user_id
   }
 }
 
-function comment (author: Person, type: 1 | 2, byStaff: boolean, isPrivate = false): Record<string, unknown> {
-  return { comment: { id: 77, type, private: isPrivate, preview: 'Thanks, that fixed it', user_id: author.user.id }, by_staff: byStaff }
-}
-
 eachDialect((dialect) => {
   describe(`notifications on ${dialect}`, () => {
     it('a customer note notifies administrators and agents with manage_customers, never the author', async (t) => {
@@ -75,121 +71,6 @@ eachDialect((dialect) => {
       assert.deepEqual(Object.keys(notification.author).sort(), ['avatar', 'id', 'name'])
       assert.equal(notification.read_at, null)
       assert.match(notification.created_at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
-    })
-
-    it('a customer reply notifies the assigned agent, else the category agents, never the customer', async (t) => {
-      const h = await buildApp(t, dialect)
-      const cat = await category(h)
-      const assigned = await h.user('agent')
-      const categoryAgent = await h.user('agent')
-      const admin = await h.user('admin')
-      const customer = await h.user('customer')
-      await h.helpdesk.agents.setCategories(admin.user, categoryAgent.user.id, [cat.id])
-
-      await emit(h, ticketEvent('Tickets.CommentAdded', customer, { id: 1, user_id: customer.user.id, category: cat, assigned_agent_id: assigned.user.id }, comment(customer, 1, false)))
-      assert.deepEqual(await notificationTypes(h, assigned.token), ['Tickets.CommentAdded'])
-      assert.deepEqual(await notificationTypes(h, categoryAgent.token), [])
-      assert.deepEqual(await notificationTypes(h, customer.token), [])
-      assert.deepEqual(await notificationTypes(h, admin.token), [])
-      const [n] = await notificationsOf(h, assigned.token)
-      assert.deepEqual(n?.data, {
-        ticket: { id: 1, title: 'Ticket 1' }, category: cat, author_id: customer.user.id, comment: { id: 77, preview: 'Thanks, that fixed it' }
-      })
-
-      await emit(h, ticketEvent('Tickets.CommentAdded', customer, { id: 2, user_id: customer.user.id, category: cat }, comment(customer, 1, false)))
-      assert.deepEqual(await notificationTypes(h, categoryAgent.token), ['Tickets.CommentAdded'])
-      assert.equal((await notificationTypes(h, assigned.token)).length, 1)
-      assert.deepEqual(await notificationTypes(h, customer.token), [])
-    })
-
-    it('a staff reply notifies the owner and the assigned agent; a note only the assigned agent', async (t) => {
-      const h = await buildApp(t, dialect)
-      const cat = await category(h)
-      const assigned = await h.user('agent')
-      const replier = await h.user('agent')
-      const customer = await h.user('customer')
-      const ticket = { id: 5, user_id: customer.user.id, category: cat, assigned_agent_id: assigned.user.id }
-
-      await emit(h, ticketEvent('Tickets.CommentAdded', replier, ticket, comment(replier, 1, true, true)))
-      assert.deepEqual(await notificationTypes(h, customer.token), ['Tickets.CommentAdded'])
-      assert.deepEqual(await notificationTypes(h, assigned.token), ['Tickets.CommentAdded'])
-      assert.deepEqual(await notificationTypes(h, replier.token), [])
-
-      await emit(h, ticketEvent('Tickets.CommentAdded', replier, ticket, comment(replier, 2, true)))
-      assert.equal((await notificationTypes(h, customer.token)).length, 1, 'notes never reach the customer')
-      assert.equal((await notificationTypes(h, assigned.token)).length, 2)
-
-      // The assigned agent answering their own ticket is not told about it.
-      await emit(h, ticketEvent('Tickets.CommentAdded', assigned, ticket, comment(assigned, 1, true)))
-      assert.equal((await notificationTypes(h, assigned.token)).length, 2)
-      assert.equal((await notificationTypes(h, customer.token)).length, 2)
-    })
-
-    it('notification settings: new_comment, new_ticket and ticket_reassigned suppress; closing always notifies', async (t) => {
-      const h = await buildApp(t, dialect)
-      const cat = await category(h)
-      const admin = await h.user('admin')
-      const agent = await h.user('agent')
-      const quietAgent = await h.user('agent')
-      const customer = await h.user('customer')
-      await h.helpdesk.agents.setCategories(admin.user, agent.user.id, [cat.id])
-      await h.helpdesk.agents.setCategories(admin.user, quietAgent.user.id, [cat.id])
-      const off = { new_comment: false, new_ticket: false, ticket_reassigned: false }
-      const patched = await h.inject({ method: 'PATCH', url: `/api/v1/agents/${quietAgent.user.id}/notifications`, token: admin.token, payload: off })
-      assert.equal(patched.statusCode, 200, patched.body)
-      await h.helpdesk.customers.updateNotificationSettings(admin.user, customer.user.id, off)
-      const ticket = { id: 9, user_id: customer.user.id, category: cat, assigned_agent_id: quietAgent.user.id }
-
-      await emit(h, ticketEvent('Tickets.CommentAdded', customer, ticket, comment(customer, 1, false)))
-      await emit(h, ticketEvent('Tickets.CommentAdded', agent, ticket, comment(agent, 1, true)))
-      await emit(h, ticketEvent('Tickets.TicketCreated', agent, ticket))
-      await emit(h, ticketEvent('Tickets.TicketCreatedByAgent', agent, ticket))
-      await emit(h, ticketEvent('Tickets.TicketAssigned', admin, ticket, { agent: { id: quietAgent.user.id, first_name: 'Q', last_name: 'A' } }))
-      assert.deepEqual(await notificationTypes(h, quietAgent.token), [])
-      assert.deepEqual(await notificationTypes(h, customer.token), [])
-
-      await emit(h, ticketEvent('Tickets.TicketClosedByAgent', agent, ticket))
-      await emit(h, ticketEvent('Tickets.TicketClosedByCustomer', customer, ticket))
-      assert.deepEqual(await notificationTypes(h, customer.token), ['Tickets.TicketClosedByAgent'])
-      assert.deepEqual(await notificationTypes(h, quietAgent.token), ['Tickets.TicketClosedByCustomer'])
-      // TicketCreated reached the admin (administrators hear of every new ticket), not the agent who caused it.
-      assert.deepEqual(await notificationTypes(h, admin.token), ['Tickets.TicketCreated'])
-      assert.deepEqual(await notificationTypes(h, agent.token), [])
-    })
-
-    it('ticket creation by staff: TicketCreatedByAgent for the owner, TicketCreated for admins and category agents', async (t) => {
-      const h = await buildApp(t, dialect)
-      const cat = await category(h)
-      const otherCat = await category(h, 'Sales')
-      const admin = await h.user('admin')
-      const creator = await h.user('agent')
-      const colleague = await h.user('agent')
-      const outsider = await h.user('agent')
-      const customer = await h.user('customer')
-      await h.helpdesk.agents.setCategories(admin.user, colleague.user.id, [cat.id])
-      await h.helpdesk.agents.setCategories(admin.user, creator.user.id, [cat.id])
-      await h.helpdesk.agents.setCategories(admin.user, outsider.user.id, [otherCat.id])
-      const ticket = { id: 3, user_id: customer.user.id, category: cat }
-      const { store, helpdesk: { events } } = h
-      await events.transaction(store, async (tx) => {
-        await events.emit(tx, ticketEvent('Tickets.TicketCreated', creator, ticket))
-        await events.emit(tx, ticketEvent('Tickets.TicketCreatedByAgent', creator, ticket))
-      })
-      assert.deepEqual(await notificationTypes(h, customer.token), ['Tickets.TicketCreatedByAgent'])
-      assert.deepEqual(await notificationTypes(h, admin.token), ['Tickets.TicketCreated'])
-      assert.deepEqual(await notificationTypes(h, colleague.token), ['Tickets.TicketCreated'])
-      assert.deepEqual(await notificationTypes(h, outsider.token), [])
-      assert.deepEqual(await notificationTypes(h, creator.token), [])
-      const [n] = await notificationsOf(h, customer.token)
-      assert.deepEqual(n?.data, { ticket: { id: 3, title: 'Ticket 3' }, category: cat, author_id: creator.user.id })
-
-      await emit(h, ticketEvent('Tickets.TicketAssigned', admin, ticket, { agent: { id: colleague.user.id, first_name: 'Grace', last_name: 'Hopper' } }))
-      const [assignedNote] = await notificationsOf(h, colleague.token, '?filter[type]=Tickets.TicketAssigned')
-      assert.deepEqual(assignedNote?.data.agent, { id: colleague.user.id, name: 'Grace Hopper' })
-
-      await emit(h, { type: 'Tickets.TicketDeleted', actor_id: admin.user.id, ticket: { id: 3 } })
-      assert.deepEqual(await notificationTypes(h, customer.token), [])
-      assert.deepEqual(await notificationTypes(h, colleague.token), [])
     })
 
     it('a rolled-back change leaves no notification and reaches no subscriber; a committed one does', async (t) => {
