@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import Database from 'better-sqlite3'
-import { ensureDatabase, parseSize, runCli, type BenchDatabase, type Db } from './bench-data.js'
+import { ensureDatabase, parseSize, runCli, warmDatabase, type BenchDatabase, type Db } from './bench-data.js'
 import { runLoad, type LoadOptions } from './load.js'
 import { markdownTable, writeReport, type BenchReport, type Measured, type RunResult, type ScenarioResult } from './report.js'
 import { BENCH_COMMENT, SCENARIOS, type Scenario } from './scenarios.js'
@@ -92,6 +92,7 @@ async function removeBenchWrites (data: BenchDatabase): Promise<void> {
  */
 async function benchOne (db: Db, size: string): Promise<RunResult> {
   const data = await ensureDatabase(db, size, { reseed: args.reseed ?? false })
+  await warmDatabase(data)
   const token = (await runCli(['tokens:create', '--email', 'agent@example.com', '--database', data.url])).trim()
   const headers = { authorization: `Bearer ${token}` }
   const base = { duration, connections, tickets: data.tickets, headers }
