@@ -24,11 +24,13 @@ export interface ServeSummary {
 
 /** Migrates, creates a first administrator on an empty database, and serves until SIGINT/SIGTERM. */
 export async function serve (options: ServeOptions, io: CliIo): Promise<{ close: () => Promise<void>, url: string, summary: ServeSummary }> {
-  const [{ loadConfig, redact }, { openStore }, { closeGracefully, shutdownGraceMs }, { buildServer, DOCS_PATH, helpdeskFor }] = await Promise.all([
-    import('../config.js'), import('../open-store.js'), import('../graceful-shutdown.js'), import('../server.js')
+  const [{ loadConfig, redact }, { openStore }, { closeGracefully, shutdownGraceMs }, { buildServer, DOCS_PATH, helpdeskFor }, { applyHeapGrowth }] = await Promise.all([
+    import('../config.js'), import('../open-store.js'), import('../graceful-shutdown.js'), import('../server.js'), import('../heap-growth.js')
   ])
   const config = loadConfig(options)
   const graceMs = shutdownGraceMs()
+  // A server's heap: collected when it has grown by half, not when V8's adaptive factor allows (up to 4x).
+  applyHeapGrowth()
   const store = await openStore(config.databaseUrl)
   let applied: string[]
   let app: Awaited<ReturnType<typeof buildServer>>
