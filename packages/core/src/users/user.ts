@@ -49,6 +49,12 @@ export interface User {
 /** The authenticated caller. */
 export type Actor = User
 
+/**
+ * What a resource embeds of a user (`include=user`, `author`, ...): the
+ * person's name, email and role, read without their settings and permissions.
+ */
+export type PersonSummary = Pick<User, 'id' | 'role' | 'first_name' | 'last_name' | 'email'>
+
 export function userType (user: Pick<User, 'role'>): UserType {
   return user.role === Role.Admin ? 'admin' : user.role === Role.Agent ? 'agent' : 'customer'
 }

@@ -1,4 +1,4 @@
-import { canSeeEmailOf, userType, type AvatarResolver, type PersonService, type User } from '@helpdesk/core'
+import { canSeeEmailOf, userType, type AvatarResolver, type PersonService, type PersonSummary, type User } from '@helpdesk/core'
 import type { Static } from '@sinclair/typebox'
 import { actorOf } from '../http/authentication.js'
 import type { HelpdeskApp } from '../http/route-context.js'
@@ -7,7 +7,7 @@ import {
 } from '../schemas/common.js'
 
 /** The authenticated user's own person shape. */
-export function presentPerson (user: User, avatar: AvatarResolver): Static<typeof Person> {
+export function presentPerson (user: PersonSummary, avatar: AvatarResolver): Static<typeof Person> {
   return {
     id: user.id,
     type: userType(user),
@@ -24,7 +24,7 @@ export function presentPerson (user: User, avatar: AvatarResolver): Static<typeo
  */
 export function presentEmbeddedPerson (user: unknown, avatar: AvatarResolver, viewer: User | null): Static<typeof EmbeddedPerson> | null {
   if (user === null || user === undefined) return null
-  const person = presentPerson(user as User, avatar)
+  const person = presentPerson(user as PersonSummary, avatar)
   return canSeeEmailOf(viewer, person) ? person : { ...person, email: null }
 }
 

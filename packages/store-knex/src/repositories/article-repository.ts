@@ -1,12 +1,12 @@
 import type { Knex } from 'knex'
 import {
-  articleList, type Article, type ArticleCollection, type ArticleRepository, type Category, type Tag, type User, type WithIncludes
+  articleList, type Article, type ArticleCollection, type ArticleRepository, type Category, type Tag, type PersonSummary, type WithIncludes
 } from '@helpdesk/core'
 import { listPage, relationInclude, viewOne, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import { articleColumns, articleFromRow } from '../rows/knowledge-base-rows.js'
 import { categoriesByIds } from './category-repository.js'
 import { collectionsByIds } from './collection-repository.js'
-import { usersByIds } from './customer-note-repository.js'
+import { peopleByIds } from './customer-note-repository.js'
 import { visibleArticles } from './knowledge-base-scope.js'
 import { now, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
@@ -45,7 +45,7 @@ const mapping: ListMapping<typeof articleList, Article, Item> = {
     slug: { column: 'articles.slug', type: 'string' }
   },
   includes: {
-    author: relationInclude<Item, User>('author_id', usersByIds),
+    author: relationInclude<Item, PersonSummary>('author_id', peopleByIds),
     category: relationInclude<Item, Category>('category_id', categoriesByIds),
     collection: relationInclude<Item, ArticleCollection>('collection_id', collectionsByIds),
     tags: tagsInclude

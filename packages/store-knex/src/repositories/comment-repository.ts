@@ -1,12 +1,12 @@
 import type { Knex } from 'knex'
 import {
   commentList, CommentType,
-  type Comment, type CommentRepository, type CommentVisibility, type Ticket, type User, type WithIncludes
+  type Comment, type CommentRepository, type CommentVisibility, type Ticket, type PersonSummary, type WithIncludes
 } from '@helpdesk/core'
 import { listPage, loadIncludes, relationInclude, type ListMapping } from '../list/list-mapping.js'
 import { commentColumns, commentFromRow, rowFromNewComment, ticketColumns, ticketFromRow, type CommentRow, type TicketRow } from '../rows/ticket-rows.js'
 import { attachmentsInclude } from './attachment-repository.js'
-import { usersByIds } from './customer-note-repository.js'
+import { peopleByIds } from './customer-note-repository.js'
 import { insertMany, insertRows, now, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 
@@ -43,7 +43,7 @@ const mapping: ListMapping<typeof commentList, CommentRow, Item> = {
   partial: {},
   exact: {},
   includes: {
-    user: relationInclude<Item, User>('user_id', usersByIds),
+    user: relationInclude<Item, PersonSummary>('user_id', peopleByIds),
     attachments: attachmentsInclude<Item>('comment_id'),
     ticket: relationInclude<Item, Ticket>('ticket_id', ticketsByIds)
   },

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
-import { customerNoteList, type CustomerNote, type CustomerNoteRepository, type User, type WithIncludes } from '@helpdesk/core'
+import { customerNoteList, type CustomerNote, type CustomerNoteRepository, type PersonSummary, type WithIncludes } from '@helpdesk/core'
 import { listPage, relationInclude, type ListMapping } from '../list/list-mapping.js'
-import { userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
+import { personColumns, personFromRow, type UserRow } from '../rows/user-row.js'
 import { rowsByIds, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 
@@ -9,9 +9,9 @@ type Item = WithIncludes<CustomerNote>
 
 const noteColumns = ['id', 'customer_id', 'creator_id', 'text', 'created_at', 'updated_at'].map((c) => `customer_notes.${c}`)
 
-/** Loads users by id in one query: shared by every include that embeds a person. */
-export async function usersByIds (db: Knex, ids: Array<number | string>): Promise<User[]> {
-  return (await rowsByIds<UserRow>(db, 'users', userColumns, ids)).map(userFromRow)
+/** Loads the people of a page by id in one query: shared by every include that embeds a person (their summary, not their settings). */
+export async function peopleByIds (db: Knex, ids: Array<number | string>): Promise<PersonSummary[]> {
+  return (await rowsByIds<UserRow>(db, 'users', personColumns, ids)).map(personFromRow)
 }
 
 const mapping: ListMapping<typeof customerNoteList, CustomerNote, Item> = {
@@ -20,8 +20,8 @@ const mapping: ListMapping<typeof customerNoteList, CustomerNote, Item> = {
   partial: { text: 'customer_notes.text' },
   exact: { creator_id: { column: 'customer_notes.creator_id', type: 'int' } },
   includes: {
-    creator: relationInclude<Item, User>('creator_id', usersByIds),
-    user: relationInclude<Item, User>('customer_id', usersByIds)
+    creator: relationInclude<Item, PersonSummary>('creator_id', peopleByIds),
+    user: relationInclude<Item, PersonSummary>('customer_id', peopleByIds)
   },
   idColumn: 'customer_notes.id',
   map: (row) => ({ ...row })

@@ -1,7 +1,7 @@
 import {
   CommentType, ticketList,
   type Category, type Comment, type CommentVisibility, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
-  type User, type WithIncludes
+  type PersonSummary, type WithIncludes
 } from '@helpdesk/core'
 import { countInclude, loadIncludes, parseExact, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import {
@@ -11,7 +11,7 @@ import {
 import { attachmentsInclude } from './attachment-repository.js'
 import { commentVisibleSql } from './comment-repository.js'
 import { categoriesByIds } from './category-repository.js'
-import { usersByIds } from './customer-note-repository.js'
+import { peopleByIds } from './customer-note-repository.js'
 import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 import { listTickets } from './ticket-list.js'
@@ -109,9 +109,9 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
       }
     },
     includes: {
-      user: relationInclude<Item, User>('user_id', usersByIds),
-      creator: relationInclude<Item, User>('creator_id', usersByIds),
-      agent: relationInclude<Item, User>('assigned_agent_id', usersByIds),
+      user: relationInclude<Item, PersonSummary>('user_id', peopleByIds),
+      creator: relationInclude<Item, PersonSummary>('creator_id', peopleByIds),
+      agent: relationInclude<Item, PersonSummary>('assigned_agent_id', peopleByIds),
       category: relationInclude<Item, Category>('category_id', categoriesByIds),
       attachments: attachmentsInclude<Item>('ticket_id'),
       'attachments-count': countInclude<Item>('attachments', 'ticket_id', (qb) => { void qb.whereNull('comment_id') }),

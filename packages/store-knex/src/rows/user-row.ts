@@ -1,4 +1,4 @@
-import { noPermissions, type NewUser, type Permissions, type User, type UserPatch } from '@helpdesk/core'
+import { noPermissions, type NewUser, type Permissions, type PersonSummary, type User, type UserPatch } from '@helpdesk/core'
 import { bool, parseJson } from './row-values.js'
 
 export interface UserRow {
@@ -27,6 +27,13 @@ export const userColumns = [
   'permissions', 'notify_new_ticket', 'notify_new_comment', 'notify_ticket_reassigned', 'last_login_at',
   'created_at', 'updated_at'
 ].map((c) => `users.${c}`)
+
+/** The columns a PersonSummary (a user embedded by an include) is built from. */
+export const personColumns = ['id', 'role', 'first_name', 'last_name', 'email'].map((c) => `users.${c}`)
+
+export function personFromRow (row: Pick<UserRow, 'id' | 'role' | 'first_name' | 'last_name' | 'email'>): PersonSummary {
+  return { id: row.id, role: row.role as PersonSummary['role'], first_name: row.first_name, last_name: row.last_name, email: row.email }
+}
 
 export function userFromRow (row: Omit<UserRow, 'password_hash'>): User {
   return {
