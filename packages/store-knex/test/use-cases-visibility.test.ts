@@ -53,6 +53,24 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await seen(d, viewsAll, all), all)
     })
 
+    it('shows an agent covering every category all tickets, until a category it does not cover appears', async (t) => {
+      const d = await deskOn(t, dialect)
+      const x = await fourTickets(d)
+      await d.helpdesk.agents.setCategories(d.admin, d.agent.id, [d.billing, d.sales])
+      // The lists and searches test "covers every category" once a query instead of each ticket's category.
+      assert.deepEqual(await seen(d, d.agent, sortedIds(Object.values(x))), sortedIds(Object.values(x)))
+      const support = (await d.helpdesk.categories.create(d.admin, { name: 'Support' })).id
+      const outside = await ticket(d, d.bob, { category: support, title: 'Gearbox Bob support' })
+      const inside = await ticket(d, d.alice, { category: d.billing, title: 'Gearbox Alice billing again' })
+      const all = sortedIds([...Object.values(x), outside, inside])
+      assert.deepEqual(await seen(d, d.agent, all), sortedIds([...Object.values(x), inside]))
+      const categories = await d.helpdesk.tickets.list(d.agent, parseListQuery(ticketList, { per_page: 100, filters: { categories: `${d.billing},${support}` } }))
+      assert.deepEqual(sortedIds(categories.items), sortedIds([x.aliceBilling, inside]))
+      assert.equal(categories.total, 2)
+      await d.helpdesk.tickets.assign(d.admin, outside.id, d.agent.id)
+      assert.deepEqual(await seen(d, d.agent, all), all)
+    })
+
     it('shows customers their own tickets and public ones; administrators all', async (t) => {
       const d = await deskOn(t, dialect)
       const x = await fourTickets(d)

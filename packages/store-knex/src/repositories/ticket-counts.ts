@@ -22,6 +22,13 @@ export const UNASSIGNED = 0
 /** The list's exact filters as counted columns, values checked as the list checks them. */
 const countedFilters: Record<string, string> = { status: 'status', categories: 'category_id', agents: 'assigned_agent_id' }
 
+/** A list's total from the counts, and whether the caller's visibility rule let every ticket through. */
+export interface CountedTickets {
+  total: number
+  /** `all`, or an agent covering every category: the rule restricts nothing (a page needs no index of its own for it). */
+  unrestricted: boolean
+}
+
 /**
  * The total of a ticket list read from the counts, or null when the query
  * filters on something the counts do not hold (search, owner fields, times).
@@ -30,7 +37,7 @@ const countedFilters: Record<string, string> = { status: 'status', categories: '
  * statement (each list of values is one bound value): every list page reads
  * it, and building it with knex cost more than running it.
  */
-export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility: TicketVisibility, query: ListQuery): Promise<number | null> {
+export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility: TicketVisibility, query: ListQuery): Promise<CountedTickets | null> {
   if (Object.keys(query.partial).length > 0 || (query.since !== undefined && Object.keys(query.since).length > 0)) return null
   const filters: Array<[string, number[]]> = []
   for (const [name, values] of Object.entries(query.exact)) {
@@ -38,7 +45,7 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
     if (column === undefined) return null
     // Counts store an unassigned ticket's agent as 0, which is what `filter[agents]=0` asks for; no agent is below 0.
     const parsed = (parseExact(name, 'int', values) as number[]).filter((v) => column !== 'assigned_agent_id' || v >= UNASSIGNED)
-    if (parsed.length === 0) return 0
+    if (parsed.length === 0) return { total: 0, unrestricted: 'all' in visibility }
     filters.push([column, parsed])
   }
   const counted: string[] = []
@@ -60,11 +67,15 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
       where(owned, ownedBindings, `"tickets"."${column}"`, values)
     }
   }
+  let covers: { sql: string, bindings: unknown[] } | null = null
   if ('categoryIds' in visibility) {
     if (visibility.categoryIds.length > 0) {
       const list = dialect.inIds('"ticket_counts"."category_id"', visibility.categoryIds)
-      counted.push(`(${list.sql} or "ticket_counts"."assigned_agent_id" = ?)`)
-      countedBindings.push(...list.bindings, visibility.assignedTo)
+      const covered = dialect.inIds('"categories"."id"', visibility.categoryIds)
+      // An agent covering every category counts every row (see whereTicketVisible).
+      covers = { sql: `not exists (select 1 from "categories" where not (${covered.sql}))`, bindings: covered.bindings }
+      counted.push(`(${covers.sql} or ${list.sql} or "ticket_counts"."assigned_agent_id" = ?)`)
+      countedBindings.push(...covered.bindings, ...list.bindings, visibility.assignedTo)
     } else {
       counted.push('"ticket_counts"."assigned_agent_id" = ?')
       countedBindings.push(visibility.assignedTo)
@@ -79,8 +90,10 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
     const [row] = await dialect.run<{ counted: number | string | null, owned: number | string }>(db,
       `select (select sum("total") from "ticket_counts"${whereClause(counted)}) as "counted", (select count(*) from "tickets"${whereClause(owned)}) as "owned"`,
       [...countedBindings, ...ownedBindings])
-    return Number(row?.counted ?? 0) + Number(row?.owned ?? 0)
+    return { total: Number(row?.counted ?? 0) + Number(row?.owned ?? 0), unrestricted: false }
   }
-  const [row] = await dialect.run<{ total: number | string | null }>(db, `select sum("total") as "total" from "ticket_counts"${whereClause(counted)}`, countedBindings)
-  return Number(row?.total ?? 0)
+  const [row] = await dialect.run<{ total: number | string | null, covers: boolean | number | null }>(db,
+    `select sum("total") as "total", ${covers?.sql ?? (`${'all' in visibility ? 1 : 0} = 1`)} as "covers" from "ticket_counts"${whereClause(counted)}`,
+    [...(covers?.bindings ?? []), ...countedBindings])
+  return { total: Number(row?.total ?? 0), unrestricted: row?.covers === true || row?.covers === 1 }
 }

@@ -54,7 +54,7 @@ async function filtersForSortScan (
     .map(([name]) => name)
   if (names.length === 0 || counted === null || counted === 0) return new Set()
   const exact = Object.fromEntries(Object.entries(query.exact).filter(([name]) => !names.includes(name)))
-  const among = await countedTicketTotal(db, dialect, scope.tickets, { ...query, exact })
+  const among = (await countedTicketTotal(db, dialect, scope.tickets, { ...query, exact }))?.total ?? null
   if (among === null) return new Set()
   const rowsToRead = (query.cursor !== undefined ? 0 : (query.page - 1) * query.perPage) + query.perPage + 1
   return rowsToRead * among < counted * counted ? new Set(names) : new Set()
@@ -88,9 +88,11 @@ export async function listTickets (ctx: RepositoryContext, scope: TicketScope, q
 
   if (search === undefined) {
     // The counts say how many tickets the page is chosen from (also for a cursor page, which returns no total).
-    const counted = await countedTicketTotal(db, dialect, scope.tickets, query)
+    const counts = await countedTicketTotal(db, dialect, scope.tickets, query)
+    const counted = counts?.total ?? null
     const scanned = await filtersForSortScan(db, dialect, scope, query, mapping, counted)
-    const base = filtered(counted !== null && counted < SORT_SCAN_MIN && scanned.size === 0, scanned)
+    // A rule that restricts nothing (an agent covering every category) has no index worth answering it through.
+    const base = filtered(counted !== null && counted < SORT_SCAN_MIN && counts?.unrestricted !== true && scanned.size === 0, scanned)
     return await filteredPage(db, base, mapping, query, {
       total: async (rows) => counted !== null ? { total: counted } : await cappedCount(db, rows, FILTERED_COUNT_LIMIT)
     })

@@ -20,6 +20,19 @@ export function whereTicketVisible (qb: Knex.QueryBuilder, visibility: TicketVis
     void qb.whereRaw(`${ref} = ?`, ['tickets.assigned_agent_id', visibility.assignedTo])
     return
   }
-  void qb.whereRaw(`(${ref} in (${visibility.categoryIds.map(() => '?').join(', ')}) or ${ref} = ?)`,
-    ['tickets.category_id', ...visibility.categoryIds, 'tickets.assigned_agent_id', visibility.assignedTo])
+  const ids = visibility.categoryIds.map(() => '?').join(', ')
+  if (indexed) {
+    void qb.whereRaw(`(${ref} in (${ids}) or ${ref} = ?)`, ['tickets.category_id', ...visibility.categoryIds, 'tickets.assigned_agent_id', visibility.assignedTo])
+    return
+  }
+  // As a per-row filter, the rule first asks (once a query: the subquery does not depend on the row) whether the agent
+  // covers every category: then every ticket passes without its own test (a ticket's category is never null). Not on the
+  // indexed path, where this term would keep the planner from answering the OR through the category and agent indexes.
+  void qb.whereRaw(`(${everyCategorySql(ids)} or ${ref} in (${ids}) or ${ref} = ?)`,
+    [...visibility.categoryIds, 'tickets.category_id', ...visibility.categoryIds, 'tickets.assigned_agent_id', visibility.assignedTo])
+}
+
+/** True when no category lies outside `idList` (SQL of the ids, e.g. `?, ?` or a dialect's list): the agent covers them all. */
+export function everyCategorySql (idList: string): string {
+  return `not exists (select 1 from categories where categories.id not in (${idList}))`
 }
