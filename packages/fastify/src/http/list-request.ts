@@ -33,33 +33,37 @@ export function viewQueryFrom (request: FastifyRequest, spec: ListSpec): ListQue
   return viewQuery(spec, last((request.query as Query | undefined)?.include))
 }
 
-function pageUrl (request: FastifyRequest, page: number): string {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`)
-  url.searchParams.set('page', String(page))
-  return url.toString()
+/** The request's absolute URL, to derive the links of a page from (one parse per response). */
+function requestUrl (request: FastifyRequest): URL {
+  return new URL(request.url, `${request.protocol}://${request.host}`)
 }
 
-/** The request's URL with `cursor` set (and `page`, `page[cursor]` dropped). */
-function cursorUrl (request: FastifyRequest, cursor: string): string {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`)
-  url.searchParams.delete('page')
-  url.searchParams.delete('page[cursor]')
-  url.searchParams.set('cursor', cursor)
+/** `url` with `page` set. */
+function pageUrl (url: URL, page: number): string {
+  url.searchParams.set('page', String(page))
   return url.toString()
 }
 
 /** Cursor paging: links carry the neighbours' cursors; nothing is counted, so there is no last page. */
 function cursorResponse<T, R> (request: FastifyRequest, page: Page<T>, cursors: NonNullable<Page<T>['cursors']>, present: (item: T) => R) {
-  const path = new URL(request.url, `${request.protocol}://${request.host}`)
+  // The request's URL with `cursor` set (and `page`, `page[cursor]` dropped).
+  const url = requestUrl(request)
+  const path = `${url.origin}${url.pathname}`
+  url.searchParams.delete('page')
+  url.searchParams.delete('page[cursor]')
+  const cursorUrl = (cursor: string): string => {
+    url.searchParams.set('cursor', cursor)
+    return url.toString()
+  }
   return {
     data: page.items.map(present),
     links: {
-      first: cursorUrl(request, ''),
+      first: cursorUrl(''),
       last: null,
-      prev: cursors.prev === null ? null : cursorUrl(request, cursors.prev),
-      next: cursors.next === null ? null : cursorUrl(request, cursors.next)
+      prev: cursors.prev === null ? null : cursorUrl(cursors.prev),
+      next: cursors.next === null ? null : cursorUrl(cursors.next)
     },
-    meta: { path: `${path.origin}${path.pathname}`, per_page: page.perPage, next_cursor: cursors.next, prev_cursor: cursors.prev }
+    meta: { path, per_page: page.perPage, next_cursor: cursors.next, prev_cursor: cursors.prev }
   }
 }
 
@@ -71,21 +75,22 @@ export function pagedResponse<T, R> (request: FastifyRequest, page: Page<T>, pre
   if (page.cursors !== undefined) return cursorResponse(request, page, page.cursors, present)
   const lastPage = Math.max(1, Math.ceil(page.total / page.perPage))
   const from = page.items.length === 0 ? null : (page.page - 1) * page.perPage + 1
-  const path = new URL(request.url, `${request.protocol}://${request.host}`)
+  const url = requestUrl(request)
+  const path = `${url.origin}${url.pathname}`
   return {
     data: page.items.map(present),
     links: {
-      first: pageUrl(request, 1),
-      last: pageUrl(request, lastPage),
-      prev: page.page > 1 ? pageUrl(request, Math.min(page.page - 1, lastPage)) : null,
+      first: pageUrl(url, 1),
+      last: pageUrl(url, lastPage),
+      prev: page.page > 1 ? pageUrl(url, Math.min(page.page - 1, lastPage)) : null,
       // A lower-bound total may end before the items do: a full page then always has a next one.
-      next: page.page < lastPage || (page.totalIsLowerBound === true && page.items.length === page.perPage) ? pageUrl(request, page.page + 1) : null
+      next: page.page < lastPage || (page.totalIsLowerBound === true && page.items.length === page.perPage) ? pageUrl(url, page.page + 1) : null
     },
     meta: {
       current_page: page.page,
       from,
       last_page: lastPage,
-      path: `${path.origin}${path.pathname}`,
+      path,
       per_page: page.perPage,
       to: from === null ? null : from + page.items.length - 1,
       total: page.total,
