@@ -3,6 +3,7 @@ import type { ListQuery, TicketVisibility } from '@helpdesk/core'
 import type { CountTable } from '../dialects/count-table.js'
 import type { Dialect } from '../dialects/dialect.js'
 import { parseExact } from '../list/list-mapping.js'
+import { coversEveryCategorySql } from './ticket-visibility.js'
 
 /**
  * Tickets counted per (category, status, assigned agent, privacy), kept
@@ -71,9 +72,9 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
   if ('categoryIds' in visibility) {
     if (visibility.categoryIds.length > 0) {
       const list = dialect.inIds('"ticket_counts"."category_id"', visibility.categoryIds)
-      const covered = dialect.inIds('"categories"."id"', visibility.categoryIds)
+      const covered = dialect.inIds('categories.id', visibility.categoryIds)
       // An agent covering every category counts every row (see whereTicketVisible).
-      covers = { sql: `not exists (select 1 from "categories" where not (${covered.sql}))`, bindings: covered.bindings }
+      covers = { sql: coversEveryCategorySql(covered.sql), bindings: covered.bindings }
       counted.push(`(${covers.sql} or ${list.sql} or "ticket_counts"."assigned_agent_id" = ?)`)
       countedBindings.push(...covered.bindings, ...list.bindings, visibility.assignedTo)
     } else {

@@ -28,11 +28,15 @@ export function whereTicketVisible (qb: Knex.QueryBuilder, visibility: TicketVis
   // As a per-row filter, the rule first asks (once a query: the subquery does not depend on the row) whether the agent
   // covers every category: then every ticket passes without its own test (a ticket's category is never null). Not on the
   // indexed path, where this term would keep the planner from answering the OR through the category and agent indexes.
-  void qb.whereRaw(`(${everyCategorySql(ids)} or ${ref} in (${ids}) or ${ref} = ?)`,
+  void qb.whereRaw(`(${coversEveryCategorySql(`categories.id in (${ids})`)} or ${ref} in (${ids}) or ${ref} = ?)`,
     [...visibility.categoryIds, 'tickets.category_id', ...visibility.categoryIds, 'tickets.assigned_agent_id', visibility.assignedTo])
 }
 
-/** True when no category lies outside `idList` (SQL of the ids, e.g. `?, ?` or a dialect's list): the agent covers them all. */
-export function everyCategorySql (idList: string): string {
-  return `not exists (select 1 from categories where categories.id not in (${idList}))`
+/**
+ * True when every category satisfies `covered` (SQL testing `categories.id`
+ * against the agent's list): the agent covers them all. Uncorrelated, so the
+ * database runs it once per statement.
+ */
+export function coversEveryCategorySql (covered: string): string {
+  return `not exists (select 1 from categories where not (${covered}))`
 }
