@@ -93,8 +93,12 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
       [...countedBindings, ...ownedBindings])
     return { total: Number(row?.counted ?? 0) + Number(row?.owned ?? 0), unrestricted: false }
   }
+  if (covers === null) {
+    const [row] = await dialect.run<{ total: number | string | null }>(db, `select sum("total") as "total" from "ticket_counts"${whereClause(counted)}`, countedBindings)
+    return { total: Number(row?.total ?? 0), unrestricted: 'all' in visibility }
+  }
+  // The agent's coverage, read in the same statement as its total.
   const [row] = await dialect.run<{ total: number | string | null, covers: boolean | number | null }>(db,
-    `select sum("total") as "total", ${covers?.sql ?? (`${'all' in visibility ? 1 : 0} = 1`)} as "covers" from "ticket_counts"${whereClause(counted)}`,
-    [...(covers?.bindings ?? []), ...countedBindings])
+    `select sum("total") as "total", ${covers.sql} as "covers" from "ticket_counts"${whereClause(counted)}`, [...covers.bindings, ...countedBindings])
   return { total: Number(row?.total ?? 0), unrestricted: row?.covers === true || row?.covers === 1 }
 }
