@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ensureDatabase, runCli, type Db } from './bench-data.js'
-import { freePort } from './servers.js'
+import { freePort } from '../packages/fastify/test/free-port.js'
 import { CLI_BIN } from './paths.js'
 
 const { values } = parseArgs({
