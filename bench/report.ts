@@ -12,8 +12,10 @@ export interface ScenarioResult {
   title: string
   helpdesk: Measured
   baseline: Measured | null
-  /** helpdesk req/s divided by baseline req/s. */
+  /** helpdesk req/s divided by baseline req/s (with `--repeat`, the median of the rounds' ratios). */
   ratio: number | null
+  /** Each round's ratio, with `--repeat` more than 1. */
+  ratios?: number[]
 }
 
 export interface RunResult {
@@ -30,12 +32,18 @@ export interface RunResult {
 export interface BenchReport {
   startedAt: string
   machine: { cpus: number, cpuModel: string, memoryGiB: number, node: string, platform: string }
-  settings: { duration: number, connections: number, latencyDuration: number }
+  settings: { duration: number, connections: number, latencyDuration: number, repeat?: number }
   runs: RunResult[]
 }
 
 const num = (value: number, digits = 0): string => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 const ms = (value: number): string => value < 10 ? num(value, 2) : num(value, 1)
+
+/** With several rounds, their lowest and highest ratio: ` (52–63%)`. */
+function ratioRange (ratios: number[] | undefined): string {
+  if (ratios === undefined || ratios.length < 2) return ''
+  return ` (${num(Math.min(...ratios) * 100)}–${num(Math.max(...ratios) * 100)}%)`
+}
 
 export function markdownTable (run: RunResult): string {
   const lines = [
@@ -56,7 +64,7 @@ export function markdownTable (run: RunResult): string {
     lines.push(`| ${s.title} | ${num(s.helpdesk.requestsPerSecond)} | ${ms(s.helpdesk.p50Ms)} | ${ms(s.helpdesk.p99Ms)} | ` +
       `${latency(s.helpdesk, 'p50Ms')} | ${latency(s.helpdesk, 'p99Ms')} | ${num(s.helpdesk.errors)} | ` +
       `${load(b, (m) => num(m.requestsPerSecond))} | ${load(b, (m) => ms(m.p50Ms))} | ${load(b, (m) => ms(m.p99Ms))} | ${latency(b, 'p50Ms')} | ` +
-      `${s.ratio === null ? '-' : `${num(s.ratio * 100)}%`} |`)
+      `${s.ratio === null ? '-' : `${num(s.ratio * 100)}%${ratioRange(s.ratios)}`} |`)
   }
   return lines.join('\n')
 }
@@ -70,7 +78,10 @@ export function writeReport (report: BenchReport): { json: string, markdown: str
   writeFileSync(json, JSON.stringify(report, null, 2) + '\n')
   const header = `Benchmark of ${report.startedAt} on ${report.machine.cpus} CPUs (${report.machine.cpuModel}), node ${report.machine.node}; ` +
     `${report.settings.connections} connections for ${report.settings.duration} s per scenario (req/s, p50, p99 under that load), ` +
-    `then 1 connection for ${report.settings.latencyDuration} s (latency). Ratio: req/s against the baseline's.`
+    `then 1 connection for ${report.settings.latencyDuration} s (latency). Ratio: req/s against the baseline's` +
+    ((report.settings.repeat ?? 1) > 1
+      ? `; ${report.settings.repeat ?? 1} alternating rounds per scenario: the median round's figures, the median ratio and (in brackets) the rounds' range.`
+      : '.')
   writeFileSync(markdown, [header, '', ...report.runs.map((run) => markdownTable(run) + '\n')].join('\n'))
   return { json, markdown }
 }

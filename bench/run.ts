@@ -5,7 +5,7 @@
  * ratio to the baseline. Results go to bench/results/<time>.json and .md.
  *
  *   pnpm bench [--size 10k,1m] [--db sqlite|postgres|both] [--duration 10] [--connections 50]
- *              [--latency-duration 3] [--scenarios ticket-by-id,mixed] [--warmup 2] [--reseed] [--no-baseline]
+ *              [--latency-duration 3] [--scenarios ticket-by-id,mixed] [--warmup 2] [--repeat 1] [--reseed] [--no-baseline]
  */
 import { cpus, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     'latency-duration': { type: 'string', default: '3' },
     scenarios: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
     reseed: { type: 'boolean', default: false },
     'no-baseline': { type: 'boolean', default: false }
   }
@@ -41,6 +42,8 @@ const duration = Number(args.duration)
 const connections = Number(args.connections)
 const warmup = Number(args.warmup)
 const latencyDuration = Number(args['latency-duration'])
+const repeat = Number(args.repeat)
+if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat must be a whole number of rounds, 1 or more, got "${args.repeat ?? ''}"`)
 const wanted = args.scenarios?.split(',').map((s) => s.trim())
 const scenarios = SCENARIOS.filter((s) => wanted === undefined || wanted.includes(s.name))
 if (scenarios.length === 0) throw new Error(`--scenarios: none of ${args.scenarios ?? ''} exists (${SCENARIOS.map((s) => s.name).join(', ')})`)
@@ -83,12 +86,27 @@ async function removeBenchWrites (data: BenchDatabase): Promise<void> {
   await client.end()
 }
 
+/** The middle value (the upper one of the two middle ones for an even count). */
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+
+/** The round whose throughput is the median of all rounds (so its latencies come from the same run). */
+function medianRound (rounds: Measured[]): Measured {
+  const middle = median(rounds.map((r) => r.requestsPerSecond))
+  return rounds.find((r) => r.requestsPerSecond === middle) as Measured
+}
+
 /**
  * Each scenario gets a fresh server: a scenario the baseline cannot keep up
  * with (its common-word search at a million tickets takes seconds a request)
  * leaves a backlog that would otherwise eat into the next one. Both servers
  * run on the same data, one after the other; the cold start is the first
- * start's.
+ * start's. With `--repeat N` they alternate N times per scenario: the
+ * reported ratio is the median of the N rounds' ratios (each round's two
+ * servers ran seconds apart, so a slow spell of a shared machine hits both),
+ * and each server's figures are those of its median round.
  */
 async function benchOne (db: Db, size: string): Promise<RunResult> {
   const data = await ensureDatabase(db, size, { reseed: args.reseed ?? false })
@@ -101,27 +119,41 @@ async function benchOne (db: Db, size: string): Promise<RunResult> {
   let coldStartMs: number | null = null
   let mixedPeakRssMiB: number | null = null
   for (const [i, scenario] of scenarios.entries()) {
-    process.stderr.write(`  ${db} ${size} helpdesk: ${scenario.name}...\n`)
-    const helpdesk = await startHelpdesk(data.url, token, probe)
-    coldStartMs ??= helpdesk.coldStartMs
-    try {
-      const result = await measure(helpdesk, scenario, { ...base, seed: i + 1, sampleRss: scenario.name === 'mixed' })
-      if (scenario.name === 'mixed') mixedPeakRssMiB = result.peakRssMiB
-      results.push({ scenario: scenario.name, title: scenario.title, helpdesk: result, baseline: null, ratio: null })
-    } finally {
-      await helpdesk.stop()
+    const helpdeskRounds: Measured[] = []
+    const baselineRounds: Measured[] = []
+    const ratios: number[] = []
+    for (let round = 1; round <= repeat; round++) {
+      const of = repeat > 1 ? ` (round ${round} of ${repeat})` : ''
+      process.stderr.write(`  ${db} ${size} helpdesk: ${scenario.name}${of}...\n`)
+      const helpdesk = await startHelpdesk(data.url, token, probe)
+      coldStartMs ??= helpdesk.coldStartMs
+      try {
+        const result = await measure(helpdesk, scenario, { ...base, seed: i + 1, sampleRss: scenario.name === 'mixed' })
+        if (result.peakRssMiB !== null) mixedPeakRssMiB = Math.max(mixedPeakRssMiB ?? 0, result.peakRssMiB)
+        helpdeskRounds.push(result)
+      } finally {
+        await helpdesk.stop()
+      }
+      if (args['no-baseline'] === true) continue
+      process.stderr.write(`  ${db} ${size} baseline: ${scenario.name}${of}...\n`)
+      const baseline = await startBaseline(data.url, probe)
+      try {
+        const result = await measure(baseline, scenario, { ...base, seed: i + 1 })
+        baselineRounds.push(result)
+        const helpdeskResult = helpdeskRounds.at(-1) as Measured
+        if (result.requestsPerSecond > 0) ratios.push(helpdeskResult.requestsPerSecond / result.requestsPerSecond)
+      } finally {
+        await baseline.stop()
+      }
     }
-    if (args['no-baseline'] === true) continue
-    process.stderr.write(`  ${db} ${size} baseline: ${scenario.name}...\n`)
-    const baseline = await startBaseline(data.url, probe)
-    try {
-      const result = await measure(baseline, scenario, { ...base, seed: i + 1 })
-      const entry = results[i] as ScenarioResult
-      entry.baseline = result
-      entry.ratio = result.requestsPerSecond > 0 ? entry.helpdesk.requestsPerSecond / result.requestsPerSecond : null
-    } finally {
-      await baseline.stop()
-    }
+    results.push({
+      scenario: scenario.name,
+      title: scenario.title,
+      helpdesk: medianRound(helpdeskRounds),
+      baseline: baselineRounds.length > 0 ? medianRound(baselineRounds) : null,
+      ratio: ratios.length > 0 ? median(ratios) : null,
+      ...(repeat > 1 && ratios.length > 0 ? { ratios } : {})
+    })
   }
   await removeBenchWrites(data)
   return { db, size, tickets: data.tickets, seedSeconds: data.seedSeconds, coldStartMs: coldStartMs ?? 0, mixedPeakRssMiB, scenarios: results }
@@ -130,7 +162,7 @@ async function benchOne (db: Db, size: string): Promise<RunResult> {
 const report: BenchReport = {
   startedAt: new Date().toISOString(),
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform },
-  settings: { duration, connections, latencyDuration },
+  settings: { duration, connections, latencyDuration, repeat },
   runs: []
 }
 for (const db of dbs) {
