@@ -43,7 +43,7 @@ export async function postgresRun<Row> (db: Knex, sql: string, bindings: readonl
 /**
  * Runs the statements in one transaction (or the open one, as a savepoint).
  * A single statement outside a transaction is one already (autocommit): it is
- * sent alone, without the three round trips of BEGIN and COMMIT around it.
+ * sent alone, without the two extra round trips of BEGIN and COMMIT.
  */
 export async function postgresRunAll (db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void> {
   const [only] = statements
