@@ -49,8 +49,31 @@ export interface Dialect {
    * rows (none for writes) and emits knex's `query` event like any query.
    */
   run<Row = Record<string, unknown>>(db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]>
-  /** Runs the statements (as `run` does) in one transaction on `db` (the pool, or inside an open transaction). */
-  runAll(db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void>
+  /** Runs the statements (as `run` does) in one transaction on `db` (the pool, or inside an open transaction): see `runAllWith`. */
+  runAll(db: Knex, statements: Statements): Promise<void>
+}
+
+type Statements = ReadonlyArray<readonly [string, readonly unknown[]]>
+
+/**
+ * A dialect's `runAll` from its `run` and its way of running statements in
+ * one transaction: a single statement outside a transaction is one already
+ * (autocommit), so it is sent alone, without BEGIN and COMMIT around it.
+ * Inside an open transaction every call keeps its savepoint, so a failure
+ * there leaves the transaction usable.
+ */
+export function runAllWith (
+  run: (db: Knex, sql: string, bindings: readonly unknown[]) => Promise<unknown>,
+  inTransaction: (db: Knex, statements: Statements) => Promise<void>
+): (db: Knex, statements: Statements) => Promise<void> {
+  return async (db, statements) => {
+    const [only] = statements
+    if (statements.length === 1 && only !== undefined && db.isTransaction !== true) {
+      await run(db, only[0], only[1])
+      return
+    }
+    await inTransaction(db, statements)
+  }
 }
 
 /** `%` and `_` match literally; the result is wrapped for a substring match. */

@@ -40,16 +40,7 @@ export async function postgresRun<Row> (db: Knex, sql: string, bindings: readonl
   }
 }
 
-/**
- * Runs the statements in one transaction (or the open one, as a savepoint).
- * A single statement outside a transaction is one already (autocommit): it is
- * sent alone, without the two extra round trips of BEGIN and COMMIT.
- */
+/** Runs the statements in one transaction (or the open one, as a savepoint). */
 export async function postgresRunAll (db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void> {
-  const [only] = statements
-  if (statements.length === 1 && only !== undefined && db.isTransaction !== true) {
-    await postgresRun(db, only[0], only[1])
-    return
-  }
   await db.transaction(async (trx) => { for (const [sql, bindings] of statements) await postgresRun(trx, sql, bindings) })
 }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
-import type { Dialect } from './dialect.js'
+import { runAllWith, type Dialect } from './dialect.js'
 import { postgresFullText } from './postgres-full-text.js'
 import { postgresCountTriggers } from './postgres-counts.js'
 import { postgresRun, postgresRunAll } from './postgres-statements.js'
@@ -47,7 +47,7 @@ export const postgresDialect: Dialect = {
     qb.whereRaw('?? ilike ?', [column, pattern])
   },
   run: postgresRun,
-  runAll: postgresRunAll,
+  runAll: runAllWith(postgresRun, postgresRunAll),
   unindexedColumn: '??',
   plansFromStatistics: true,
   rowsTable (columns, rows) {

@@ -94,12 +94,6 @@ export async function sqliteRun<Row> (db: Knex, sql: string, bindings: readonly 
  * open one, as a savepoint).
  */
 export async function sqliteRunAll (db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void> {
-  const [only] = statements
-  if (statements.length === 1 && only !== undefined && db.isTransaction !== true) {
-    // One statement outside a transaction is one already (autocommit).
-    await sqliteRun(db, only[0], only[1])
-    return
-  }
   const client = db.client as unknown as Client
   const idle = idleConnection(client)
   if (idle === null) {

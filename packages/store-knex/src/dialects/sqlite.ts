@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk/core'
-import type { Dialect } from './dialect.js'
+import { runAllWith, type Dialect } from './dialect.js'
 import { sqliteFullText } from './sqlite-full-text.js'
 import { sqliteCountTriggers } from './sqlite-counts.js'
 import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, type ConnectionHolder, type SqliteConnection } from './sqlite-statements.js'
@@ -42,7 +42,7 @@ export const sqliteDialect: Dialect = {
     return { client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true, pool }
   },
   run: sqliteRun,
-  runAll: sqliteRunAll,
+  runAll: runAllWith(sqliteRun, sqliteRunAll),
   unindexedColumn: '+??',
   plansFromStatistics: false,
   rowsTable (columns, rows) {
