@@ -53,7 +53,8 @@ export interface Dialect {
   runAll(db: Knex, statements: Statements): Promise<void>
 }
 
-type Statements = ReadonlyArray<readonly [string, readonly unknown[]]>
+/** Statements with `?` placeholders and their bindings, as `runAll` takes them. */
+export type Statements = ReadonlyArray<readonly [string, readonly unknown[]]>
 
 /**
  * A dialect's `runAll` from its `run` and its way of running statements in

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { Statements } from './dialect.js'
 
 interface PgConnection {
   query: (config: { name: string, text: string, values: unknown[] }) => Promise<{ rows: unknown[] }>
@@ -41,6 +42,6 @@ export async function postgresRun<Row> (db: Knex, sql: string, bindings: readonl
 }
 
 /** Runs the statements in one transaction (or the open one, as a savepoint). */
-export async function postgresRunAll (db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void> {
+export async function postgresRunAll (db: Knex, statements: Statements): Promise<void> {
   await db.transaction(async (trx) => { for (const [sql, bindings] of statements) await postgresRun(trx, sql, bindings) })
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { Statements } from './dialect.js'
 
 /** The slice of a better-sqlite3 connection used here. */
 interface Statement {
@@ -93,7 +94,7 @@ export async function sqliteRun<Row> (db: Knex, sql: string, bindings: readonly 
  * synchronously (nothing can interleave), else in a knex transaction (or the
  * open one, as a savepoint).
  */
-export async function sqliteRunAll (db: Knex, statements: ReadonlyArray<readonly [string, readonly unknown[]]>): Promise<void> {
+export async function sqliteRunAll (db: Knex, statements: Statements): Promise<void> {
   const client = db.client as unknown as Client
   const idle = idleConnection(client)
   if (idle === null) {
