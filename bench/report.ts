@@ -23,7 +23,10 @@ export interface RunResult {
   size: string
   tickets: number
   seedSeconds: number | null
+  /** The median of `coldStartsMs`. */
   coldStartMs: number
+  /** Every start of `helpdesk serve` in the run (one per scenario and round), spawn to first answer, ms. */
+  coldStartsMs?: number[]
   /** Peak RSS of `helpdesk serve` during the mixed workload, MiB. */
   mixedPeakRssMiB: number | null
   scenarios: ScenarioResult[]
@@ -45,11 +48,17 @@ function ratioRange (ratios: number[] | undefined): string {
   return ` (${num(Math.min(...ratios) * 100)}–${num(Math.max(...ratios) * 100)}%)`
 }
 
+/** With several starts: ` (median of 9 starts, 612–1,020 ms)`. */
+function startRange (starts: number[] | undefined): string {
+  if (starts === undefined || starts.length < 2) return ''
+  return ` (median of ${starts.length} starts, ${num(Math.min(...starts))}–${num(Math.max(...starts))} ms)`
+}
+
 export function markdownTable (run: RunResult): string {
   const lines = [
     `### ${run.db}, ${num(run.tickets)} tickets`,
     '',
-    `cold start ${num(run.coldStartMs)} ms; peak RSS under the mixed workload ${run.mixedPeakRssMiB === null ? 'n/a' : `${num(run.mixedPeakRssMiB)} MiB`}` +
+    `cold start ${num(run.coldStartMs)} ms${startRange(run.coldStartsMs)}; peak RSS under the mixed workload ${run.mixedPeakRssMiB === null ? 'n/a' : `${num(run.mixedPeakRssMiB)} MiB`}` +
       (run.seedSeconds !== null ? `; seeded in ${num(run.seedSeconds, 1)} s` : ''),
     '',
     '| scenario | req/s | p50 ms | p99 ms | 1 conn: p50 | p99 | errors | baseline req/s | p50 | p99 | 1 conn: p50 | ratio |',
