@@ -75,8 +75,8 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
       const covered = dialect.inIds('categories.id', visibility.categoryIds)
       // An agent covering every category counts every row (see whereTicketVisible).
       covers = { sql: coversEveryCategorySql(covered.sql), bindings: covered.bindings }
-      counted.push(`(${covers.sql} or ${list.sql} or "ticket_counts"."assigned_agent_id" = ?)`)
-      countedBindings.push(...covered.bindings, ...list.bindings, visibility.assignedTo)
+      counted.push(`("coverage"."covers" or ${list.sql} or "ticket_counts"."assigned_agent_id" = ?)`)
+      countedBindings.push(...list.bindings, visibility.assignedTo)
     } else {
       counted.push('"ticket_counts"."assigned_agent_id" = ?')
       countedBindings.push(visibility.assignedTo)
@@ -97,8 +97,10 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
     const [row] = await dialect.run<{ total: number | string | null }>(db, `select sum("total") as "total" from "ticket_counts"${whereClause(counted)}`, countedBindings)
     return { total: Number(row?.total ?? 0), unrestricted: 'all' in visibility }
   }
-  // The agent's coverage, read in the same statement as its total.
+  // The agent's coverage, read in the same statement as its total: worked out once, as a one-row table the sum
+  // reads (SQLite ran the same test written into the sum's condition three times slower).
   const [row] = await dialect.run<{ total: number | string | null, covers: boolean | number | null }>(db,
-    `select sum("total") as "total", ${covers.sql} as "covers" from "ticket_counts"${whereClause(counted)}`, [...covers.bindings, ...countedBindings])
+    `with "coverage" as (select ${covers.sql} as "covers") select "coverage"."covers" as "covers", ` +
+    `(select sum("ticket_counts"."total") from "ticket_counts"${whereClause(counted)}) as "total" from "coverage"`, [...covers.bindings, ...countedBindings])
   return { total: Number(row?.total ?? 0), unrestricted: row?.covers === true || row?.covers === 1 }
 }
