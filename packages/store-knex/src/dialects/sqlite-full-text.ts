@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import { batches, type FullTextIndex, type FullTextSearch } from './full-text.js'
 import { sqliteRun } from './sqlite-statements.js'
 
@@ -29,6 +30,22 @@ const inColumns = (columns: readonly string[], text: string): string => `{${colu
  * matching posting list). Substring indexes are FTS5 trigram tables over the
  * columns, kept by triggers.
  */
+/**
+ * Keeps ANALYZE's row counts (`sqlite_stat1`) and drops its index value
+ * samples (`sqlite_stat4`, in builds with STAT4 such as better-sqlite3's).
+ * With samples, SQLite reads bound values while planning, so a kept prepared
+ * statement comparing an indexed column with a bound value (`status = ?`, on
+ * most list pages) is compiled again before every run. The store picks its
+ * indexes itself on SQLite (`Dialect.plansFromStatistics`), so the samples
+ * bought nothing. `analyze sqlite_schema` makes this connection reload.
+ */
+async function dropValueSamples (knex: Knex): Promise<void> {
+  const tables = await knex.raw("select name from sqlite_master where type = 'table' and name = 'sqlite_stat4'") as unknown[]
+  if (tables.length === 0) return
+  await knex.raw('delete from sqlite_stat4')
+  await knex.raw('analyze sqlite_schema')
+}
+
 export const sqliteFullText: FullTextSearch = {
   async createIndex (knex, index) {
     await knex.raw(`create virtual table ?? using fts5(document, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`, [searchTable(index)])
@@ -44,6 +61,7 @@ export const sqliteFullText: FullTextSearch = {
     // A probe (`rowMatches`) searches every segment of the index: one segment after a bulk load keeps it cheap.
     for (const table of [searchTable(index), ...substringTables.map(substringTable)]) await knex.raw(`insert into ??(??) values ('optimize')`, [table, table])
     await knex.raw('analyze')
+    await dropValueSamples(knex)
   },
   async createPrefixTerms (knex, index) {
     await knex.raw('create table if not exists ?? (term text primary key) without rowid', [termsTable(index)])
@@ -82,7 +100,7 @@ export const sqliteFullText: FullTextSearch = {
     return phrases.join(' AND ')
   },
   matchingIds (db, index, compiled, limit) {
-    return db(searchTable(index)).select('rowid as id').whereRaw('?? match ?', [searchTable(index), compiled]).limit(limit)
+    return db(searchTable(index)).select('rowid as id').whereRaw('?? match ?', [searchTable(index), compiled]).limit(limit, { skipBinding: true })
   },
   rowMatches (db, index, compiled, idColumn) {
     return db.raw('exists (select 1 from ?? where ?? match ? and rowid = ??)', [searchTable(index), searchTable(index), compiled, idColumn])
@@ -112,11 +130,12 @@ export const sqliteFullText: FullTextSearch = {
   substringMatchingIds (db, table, columns, value, limit) {
     const name = substringTable(table)
     const ids = db(name).select('rowid as id').whereRaw('?? match ?', [name, inColumns(columns, value)])
-    return limit === undefined ? ids : ids.limit(limit)
+    return limit === undefined ? ids : ids.limit(limit, { skipBinding: true })
   },
   async readSubstringMatchingIds (db, table, columns, value, limit) {
     const name = substringTable(table)
-    return await sqliteRun<{ id: number }>(db, `select rowid as "id" from "${name}" where "${name}" match ? limit ?`, [inColumns(columns, value), limit])
+    // The limit is written out, not bound: see `limitTo`.
+    return await sqliteRun<{ id: number }>(db, `select rowid as "id" from "${name}" where "${name}" match ? limit ${Math.trunc(limit)}`, [inColumns(columns, value)])
   },
   substringRowMatches (db, table, columns, value, idColumn) {
     const name = substringTable(table)

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { encodeCursor, type ListQuery, type ListSpec, type Page } from '@helpdesk/core'
-import type { ListMapping, SortColumn } from './list-mapping.js'
+import { limitTo, type ListMapping, type SortColumn } from './list-mapping.js'
 
 /** One key of a list's order: the SQL expression and its direction (the id tie-breaker last). */
 interface OrderKey { sql: string, bindings: string[], desc: boolean }
@@ -56,7 +56,7 @@ export async function cursorRows<Row> (
   keys.forEach((key, i) => { void qb.select(db.raw(`${key.sql} as ??`, [...key.bindings, cursorColumn(i)])) })
   if (cursor.position !== null) whereAfter(qb, keys, cursor.position, cursor.backward)
   for (const key of keys) void qb.orderByRaw(`${key.sql} ${key.desc !== cursor.backward ? 'desc' : 'asc'}`, key.bindings)
-  const fetched = await qb.limit(query.perPage + 1) as Array<Row & Record<string, unknown>>
+  const fetched = await limitTo(qb, query.perPage + 1) as Array<Row & Record<string, unknown>>
   const more = fetched.length > query.perPage
   const rows = fetched.slice(0, query.perPage)
   if (cursor.backward) rows.reverse()

@@ -13,6 +13,7 @@ import * as eventsAndJobs from './0011-events-and-jobs.js'
 import * as webhooks from './0012-webhooks.js'
 import * as mail from './0014-mail.js'
 import * as notificationEventIds from './0015-notification-event-ids.js'
+import * as sqliteValueSamples from './0016-sqlite-value-samples.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -34,7 +35,8 @@ export const migrations: Migration[] = [
   { name: '0011-events-and-jobs', ...eventsAndJobs },
   { name: '0012-webhooks', ...webhooks },
   { name: '0014-mail', ...mail },
-  { name: '0015-notification-event-ids', ...notificationEventIds }
+  { name: '0015-notification-event-ids', ...notificationEventIds },
+  { name: '0016-sqlite-value-samples', ...sqliteValueSamples }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { ListQuery, Page, Ticket, TicketScope, ticketList, WithIncludes } from '@helpdesk/core'
 import type { Dialect } from '../dialects/dialect.js'
-import { applyFilters, filteredPage, parseExact, type ExactFilter, type ListMapping, type ListTotal } from '../list/list-mapping.js'
+import { applyFilters, filteredPage, limitTo, parseExact, type ExactFilter, type ListMapping, type ListTotal } from '../list/list-mapping.js'
 import { ticketColumns, type TicketRow } from '../rows/ticket-rows.js'
 import type { RepositoryContext } from './repository-context.js'
 import { countedTicketTotal } from './ticket-counts.js'
@@ -20,7 +20,7 @@ export const FILTERED_COUNT_LIMIT = 10_000
 
 /** `COUNT(*)` of at most `limit + 1` rows of the query: exact below the limit, else a lower bound of `limit`. */
 async function cappedCount (db: Knex, filtered: Knex.QueryBuilder, limit: number): Promise<ListTotal> {
-  const rows = filtered.clone().clearSelect().clearOrder().select(db.raw('1 as one')).limit(limit + 1)
+  const rows = limitTo(filtered.clone().clearSelect().clearOrder().select(db.raw('1 as one')), limit + 1)
   const row = await db.count({ total: '*' }).from(rows.as('capped')).first() as { total: number | string } | undefined
   const counted = Number(row?.total ?? 0)
   return counted > limit ? { total: limit, lowerBound: true } : { total: counted }

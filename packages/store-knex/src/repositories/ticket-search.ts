@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { plainText, type TicketAdditional, type TicketVisibility } from '@helpdesk/core'
 import { containsPattern, type Dialect } from '../dialects/dialect.js'
 import { batches, documentWords, fullTextQuery, type FullTextIndex } from '../dialects/full-text.js'
-import type { PartialFilter } from '../list/list-mapping.js'
+import { limitTo, type PartialFilter } from '../list/list-mapping.js'
 import { parseJson } from '../rows/row-values.js'
 
 /**
@@ -144,7 +144,7 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
     ])
   const owner = [...search].length >= fullText.substringMinLength ? search : null
   const over = SEARCH_COUNT_LIMIT + 1
-  const listedIds = (): Knex.QueryBuilder => listed.clone().clearSelect().clearOrder().select('tickets.id').limit(over)
+  const listedIds = (): Knex.QueryBuilder => limitTo(listed.clone().clearSelect().clearOrder().select('tickets.id'), over)
   const matchingIds = (index: FullTextIndex, query: string | null, branch?: (qb: Knex.QueryBuilder) => void): Promise<Array<{ id: number }>> | [] => {
     if (query === null) return []
     const documents = listedIds()
