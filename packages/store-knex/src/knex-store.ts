@@ -91,7 +91,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   webhooks: createWebhookRepository
 }
 
-/** KnexStore's base: the repositories as readonly fields, which KnexStore's constructor assigns. */
+/** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */
 const RepositoryFields = class {} as new () => Readonly<Repositories>
 
 /** The Store port on knex. Holds either the root connection pool or one open transaction. */
@@ -100,6 +100,9 @@ export class KnexStore extends RepositoryFields implements Store {
   private jobsEnqueued = false
   /** Event-log ids this transaction appended: announced once, just before it commits. */
   private readonly appendedEventIds: number[] = []
+  /** What each repository is built from (by the getters the static block below defines). */
+  private readonly repositoryContext: RepositoryContext
+  private readonly repositoryHooks: RepositoryHooks
 
   constructor (
     readonly knex: Knex,
@@ -111,8 +114,8 @@ export class KnexStore extends RepositoryFields implements Store {
     readonly eventNotifier: StoreEventNotifier = dialect.name === 'postgres' ? createPostgresNotifier(listenConnectionOf(knex)) : createInProcessNotifier()
   ) {
     super()
-    const ctx: RepositoryContext = { db: knex, dialect, clock, readMarks }
-    const hooks: RepositoryHooks = {
+    this.repositoryContext = { db: knex, dialect, clock, readMarks }
+    this.repositoryHooks = {
       appended: async (ids) => {
         if (inTransaction) this.appendedEventIds.push(...ids)
         else await eventNotifier.announce(knex, ids)
@@ -120,13 +123,16 @@ export class KnexStore extends RepositoryFields implements Store {
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() },
       jobSignal
     }
-    // Each repository is built when first used: a transaction (one per write) touches a few of them.
+  }
+
+  /** Repository `name` on this store's connection, built on first use (a transaction, one per write, touches a few). */
+  static {
     for (const name of Object.keys(repositoryFactories) as Array<keyof Repositories>) {
-      Object.defineProperty(this, name, {
+      Object.defineProperty(KnexStore.prototype, name, {
         configurable: true,
         enumerable: true,
-        get: () => {
-          const repository = translated(repositoryFactories[name](ctx, hooks), dialect, synchronousMethods[name])
+        get (this: KnexStore) {
+          const repository = translated(repositoryFactories[name](this.repositoryContext, this.repositoryHooks), this.dialect, synchronousMethods[name])
           Object.defineProperty(this, name, { value: repository, enumerable: true, writable: false, configurable: false })
           return repository
         }
@@ -138,7 +144,7 @@ export class KnexStore extends RepositoryFields implements Store {
     if (this.inTransaction) return await fn(this)
     try {
       let tx: KnexStore | undefined
-      const result = await this.knex.transaction(async (trx) => {
+      const result = await this.dialect.transaction(this.knex, async (trx) => {
         tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal, this.eventNotifier)
         const value = await fn(tx)
         if (tx.appendedEventIds.length > 0) await this.eventNotifier.announce(trx, tx.appendedEventIds)

@@ -49,6 +49,12 @@ export interface Dialect {
    * rows (none for writes) and emits knex's `query` event like any query.
    */
   run<Row = Record<string, unknown>>(db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]>
+  /**
+   * Runs `fn` in a transaction on `knex` (the pool): commits what it wrote
+   * when it resolves, rolls back and rethrows when it throws. `fn`'s knex
+   * nests further `transaction` calls as savepoints.
+   */
+  transaction<T>(knex: Knex, fn: (trx: Knex) => Promise<T>): Promise<T>
   /** Runs the statements (as `run` does) in one transaction on `db` (the pool, or inside an open transaction): see `runAllWith`. */
   runAll(db: Knex, statements: Statements): Promise<void>
 }

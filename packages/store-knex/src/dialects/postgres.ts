@@ -47,6 +47,7 @@ export const postgresDialect: Dialect = {
     qb.whereRaw('?? ilike ?', [column, pattern])
   },
   run: postgresRun,
+  transaction: async (knex, fn) => await knex.transaction(fn),
   runAll: runAllWith(postgresRun, postgresRunAll),
   unindexedColumn: '??',
   plansFromStatistics: true,

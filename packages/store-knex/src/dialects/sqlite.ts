@@ -5,6 +5,7 @@ import { runAllWith, type Dialect } from './dialect.js'
 import { sqliteFullText } from './sqlite-full-text.js'
 import { sqliteCountTriggers } from './sqlite-counts.js'
 import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, type ConnectionHolder, type SqliteConnection } from './sqlite-statements.js'
+import { sqliteTransaction } from './sqlite-transaction.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 /** `sqlite:PATH` or `sqlite::memory:`. */
@@ -42,6 +43,7 @@ export const sqliteDialect: Dialect = {
     return { client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true, pool }
   },
   run: sqliteRun,
+  transaction: sqliteTransaction,
   runAll: runAllWith(sqliteRun, sqliteRunAll),
   unindexedColumn: '+??',
   plansFromStatistics: false,
