@@ -22,15 +22,6 @@ const quoted = (text: string): string => `"${text.replace(/"/g, '""')}"`
 const inColumns = (columns: readonly string[], text: string): string => `{${columns.join(' ')}} : ${quoted(text)}`
 
 /**
- * FTS5, contentless (the text lives in the table itself; the index keeps only
- * tokens) with deletes enabled. The document's rowid is the row's id; a
- * trigger drops it with the row, also when a cascade deletes the row. A table
- * of the indexed words turns a prefix (`acc*`) into an OR of whole words,
- * which FTS5 streams in id order (a prefix query would first merge every
- * matching posting list). Substring indexes are FTS5 trigram tables over the
- * columns, kept by triggers.
- */
-/**
  * Keeps ANALYZE's row counts (`sqlite_stat1`) and drops its index value
  * samples (`sqlite_stat4`, in builds with STAT4 such as better-sqlite3's).
  * With samples, SQLite reads bound values while planning, so a kept prepared
@@ -46,6 +37,15 @@ async function dropValueSamples (knex: Knex): Promise<void> {
   await knex.raw('analyze sqlite_schema')
 }
 
+/**
+ * FTS5, contentless (the text lives in the table itself; the index keeps only
+ * tokens) with deletes enabled. The document's rowid is the row's id; a
+ * trigger drops it with the row, also when a cascade deletes the row. A table
+ * of the indexed words turns a prefix (`acc*`) into an OR of whole words,
+ * which FTS5 streams in id order (a prefix query would first merge every
+ * matching posting list). Substring indexes are FTS5 trigram tables over the
+ * columns, kept by triggers.
+ */
 export const sqliteFullText: FullTextSearch = {
   async createIndex (knex, index) {
     await knex.raw(`create virtual table ?? using fts5(document, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`, [searchTable(index)])

@@ -61,8 +61,11 @@ export async function sqliteTransaction<T> (knex: Knex, fn: (trx: Knex) => Promi
       bound.settle(null)
       return result
     } catch (error) {
-      if (connection.inTransaction) control(client, connection, 'rollback')
-      bound.settle(error)
+      try {
+        if (connection.inTransaction) control(client, connection, 'rollback')
+      } finally {
+        bound.settle(error)
+      }
       throw error
     }
   } finally {
