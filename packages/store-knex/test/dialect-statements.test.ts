@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Knex } from 'knex'
 import { testDialects } from '../src/testing.js'
-import { migratedStore } from './test-store.js'
+import { migratedStore, queriesOf } from './test-store.js'
 
 const BUMP = 'update auth_revision set revision = revision + 1 where id = 1'
 /** Fails: the row exists. */
@@ -15,15 +15,7 @@ async function revision (knex: Knex): Promise<number> {
 
 /** The SQL texts knex reports while `fn` runs. */
 async function statementsOf (knex: Knex, fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = []
-  const listener = (query: { sql: string }): void => { seen.push(query.sql.trim().toLowerCase()) }
-  knex.on('query', listener)
-  try {
-    await fn()
-  } finally {
-    knex.off('query', listener)
-  }
-  return seen
+  return (await queriesOf(knex, fn)).map((query) => query.sql.trim().toLowerCase())
 }
 
 for (const dialect of testDialects()) {

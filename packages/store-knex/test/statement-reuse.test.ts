@@ -4,6 +4,7 @@ import type { Knex } from 'knex'
 import { parseListQuery, ticketList } from '@helpdesk/core'
 import { up as dropSamples } from '../src/migrations/0016-sqlite-value-samples.js'
 import { testDialects } from '../src/testing.js'
+import { queriesOf } from './test-store.js'
 import { deskOn, ticket } from './use-case-fixtures.js'
 
 /**
@@ -13,17 +14,9 @@ import { deskOn, ticket } from './use-case-fixtures.js'
  * run. better-sqlite3 does not report recompiles, so these check the causes.
  */
 
-/** The statements (text and bindings) knex reports while `fn` runs. */
+/** The statements knex reports while `fn` runs, their SQL in lower case. */
 async function statementsOf (knex: Knex, fn: () => Promise<unknown>): Promise<Array<{ sql: string, bindings: unknown[] }>> {
-  const seen: Array<{ sql: string, bindings: unknown[] }> = []
-  const listener = (query: { sql: string, bindings?: unknown[] }): void => { seen.push({ sql: query.sql.toLowerCase(), bindings: query.bindings ?? [] }) }
-  knex.on('query', listener)
-  try {
-    await fn()
-  } finally {
-    knex.off('query', listener)
-  }
-  return seen
+  return (await queriesOf(knex, fn)).map((query) => ({ ...query, sql: query.sql.toLowerCase() }))
 }
 
 async function tableRows (knex: Knex, table: string): Promise<number> {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import type { TestContext } from 'node:test'
 import type { Clock } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, type KnexStore } from '../src/index.js'
@@ -22,4 +23,17 @@ export async function migratedStore (t: TestContext, dialect: 'sqlite' | 'postgr
 /** A store on a fresh database of `dialect` with no migrations run. */
 export async function emptyStore (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<KnexStore> {
   return (await testStore(t, dialect, { migrate: false })).store
+}
+
+/** The statements (text and bindings) knex reports on `knex` while `fn` runs. */
+export async function queriesOf (knex: Knex, fn: () => Promise<unknown>): Promise<Array<{ sql: string, bindings: unknown[] }>> {
+  const seen: Array<{ sql: string, bindings: unknown[] }> = []
+  const listener = (query: { sql: string, bindings?: unknown[] }): void => { seen.push({ sql: query.sql, bindings: query.bindings ?? [] }) }
+  knex.on('query', listener)
+  try {
+    await fn()
+  } finally {
+    knex.off('query', listener)
+  }
+  return seen
 }
