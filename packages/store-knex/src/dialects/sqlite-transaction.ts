@@ -20,8 +20,6 @@ function control (client: Client, connection: Connection, sql: string): void {
   connection.prepare(sql).run()
 }
 
-let savepoints = 0
-
 let builderMethods: Set<string> | undefined
 
 /** The names of a query builder's methods (`select`, `count`, `insert`, ...), read once. */
@@ -84,6 +82,7 @@ export async function sqliteTransaction<T> (knex: Knex, fn: (trx: Knex) => Promi
  */
 function transactionKnex (knex: Knex, root: Client, connection: Connection): { knex: Knex, settle: (error: unknown) => void, close: () => void } {
   let open = true
+  let depth = 0
   const connectionOf = async (): Promise<SqliteConnection> => {
     if (!open) throw new Error('Transaction query already complete: the transaction this query was built on has ended.')
     return connection
@@ -102,7 +101,9 @@ function transactionKnex (knex: Knex, root: Client, connection: Connection): { k
   executionPromise.catch(() => {})
   const nested = async <R>(inner: (trx: Knex) => Promise<R>): Promise<R> => {
     if (typeof inner !== 'function') throw new TypeError('transaction() inside a transaction takes a function')
-    const name = `helpdesk_savepoint_${++savepoints}`
+    // Named by depth, not by a running number: every text stays one of a few the connection keeps prepared
+    // (a new name per savepoint would push the store's statements out of that cache).
+    const name = `helpdesk_savepoint_${++depth}`
     control(root, connection, `savepoint ${name}`)
     try {
       const result = await inner(proxy)
@@ -112,6 +113,8 @@ function transactionKnex (knex: Knex, root: Client, connection: Connection): { k
       control(root, connection, `rollback to ${name}`)
       control(root, connection, `release ${name}`)
       throw error
+    } finally {
+      depth--
     }
   }
   const own: Record<string | symbol, unknown> = {
