@@ -1,4 +1,3 @@
-import { createWriteStream } from 'node:fs'
 import { mkdir, open, rm } from 'node:fs/promises'
 import { resolve, join } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -24,13 +23,20 @@ export function createLocalFileStorage (directory: string): FileStorage {
     async write (content: Readable, name: string) {
       const path = pathOf(name)
       await mkdir(root, { recursive: true })
-      // `wx`: a key is never reused, so an existing file means a clash, not an overwrite.
-      const file = createWriteStream(path, { flags: 'wx' })
+      // `wx`: a key is never reused, so an existing file (EEXIST) is a clash, never ours to overwrite or remove.
+      // Opened before streaming: a write stream opening its own file can still be creating it after a failed
+      // pipeline has settled, and the file would appear after its removal (seen with a busy libuv thread pool).
+      const handle = await open(path, 'wx').catch((error: unknown) => {
+        content.destroy()
+        throw error
+      })
+      const file = handle.createWriteStream()
       try {
         await pipeline(content, file)
       } catch (error) {
-        // A partial file goes; an existing one (EEXIST) was never ours to remove.
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(path, { force: true })
+        // A partial file goes, once its stream has closed the handle.
+        if (!file.closed) await new Promise<void>((resolve) => { file.once('close', () => { resolve() }) })
+        await rm(path, { force: true })
         throw error
       }
       return { key: name, size: file.bytesWritten }
