@@ -2,9 +2,12 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Knex } from 'knex'
 import { testDialects } from '../src/testing.js'
+import { lightTransaction, type TransactionControl } from '../src/dialects/light-transaction.js'
+import { postgresTransactionControl } from '../src/dialects/postgres-statements.js'
+import { sqliteTransactionControl } from '../src/dialects/sqlite-statements.js'
 import { migratedStore } from './test-store.js'
 
-/** `Dialect.transaction`: SQLite runs it without knex's transaction object, PostgreSQL through it; both must behave alike. */
+/** `Dialect.transaction`: both dialects run it without knex's transaction object (`lightTransaction`); it must behave as knex's does. */
 
 async function revision (knex: Knex): Promise<number> {
   const row = await knex('auth_revision').where('id', 1).first('revision') as { revision: number | string }
@@ -94,6 +97,52 @@ for (const dialect of testDialects()) {
       await store.dialect.transaction(store.knex, async (trx) => { await bump(trx) })
       await store.dialect.transaction(store.knex, async (trx) => { await bump(trx); throw new Planned('x') }).catch(() => {})
       assert.deepEqual(seen.filter((sql) => /^(begin|commit|rollback)/.test(sql)), ['begin', 'commit', 'begin', 'rollback'])
+    })
+
+    it('a statement that fails inside rolls back and hands the connection back: more failures than the pool has connections', async (t) => {
+      const store = await migratedStore(t, dialect)
+      const before = await revision(store.knex)
+      for (let i = 0; i < 12; i++) {
+        await assert.rejects(store.dialect.transaction(store.knex, async (trx) => {
+          await bump(trx)
+          // PostgreSQL refuses every further statement of the transaction after this: only ROLLBACK ends it.
+          await trx.raw('select * from no_such_table')
+        }), /no_such_table/)
+      }
+      assert.equal(await revision(store.knex), before)
+      await store.dialect.transaction(store.knex, async (trx) => { await bump(trx) })
+      assert.equal(await revision(store.knex), before + 1)
+    })
+
+    it('when ROLLBACK itself fails, rethrows the function\'s error and has the pool drop the connection, still in its transaction', async (t) => {
+      const store = await migratedStore(t, dialect)
+      const before = await revision(store.knex)
+      const real = (dialect === 'sqlite' ? sqliteTransactionControl : postgresTransactionControl) as TransactionControl<unknown>
+      const discarded: unknown[] = []
+      const failingRollback = lightTransaction<unknown>({
+        ...real,
+        run: async (connection, sql) => {
+          if (sql === 'rollback') throw new Error('link lost during rollback')
+          await real.run(connection, sql)
+        },
+        discard: (connection, error) => { discarded.push(error); real.discard(connection, error) }
+      })
+      const planned = new Planned('the function failed')
+      await assert.rejects(failingRollback(store.knex, async (trx) => {
+        await bump(trx)
+        throw planned
+      }), (error) => error === planned)
+      assert.deepEqual(discarded.map((error) => (error as Error).message), ['link lost during rollback'])
+      // The uncommitted write goes with the dropped connection; the pool opens a new one, also for dialect.run
+      // (which on SQLite uses an idle connection directly).
+      const runRevision = async (): Promise<number> => {
+        const rows = await store.dialect.run<{ revision: number | string }>(store.knex, 'select revision from auth_revision where id = 1', [])
+        return Number(rows[0]?.revision)
+      }
+      assert.equal(await runRevision(), before)
+      assert.equal(await revision(store.knex), before)
+      await store.dialect.transaction(store.knex, async (trx) => { await bump(trx) })
+      assert.equal(await runRevision(), before + 1)
     })
   })
 }

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex'
 import type { Statements } from './dialect.js'
+import { inTransaction, lightTransaction, type TransactionControl } from './light-transaction.js'
 
 interface PgConnection {
-  query: (config: { name: string, text: string, values: unknown[] }) => Promise<{ rows: unknown[] }>
+  query: ((config: { name: string, text: string, values: unknown[] }) => Promise<{ rows: unknown[] }>) & ((text: string) => Promise<unknown>)
+  /** Set by knex (or here) on a connection its pool must drop. */
+  __knex__disposed?: unknown
 }
 interface Client {
   acquireConnection: () => Promise<PgConnection>
@@ -41,7 +44,20 @@ export async function postgresRun<Row> (db: Knex, sql: string, bindings: readonl
   }
 }
 
+/**
+ * `Dialect.transaction` on PostgreSQL: a pooled connection held for the
+ * whole transaction. ROLLBACK is always sent after a failure (outside a
+ * transaction PostgreSQL only warns); a connection on which it failed (the
+ * server gone, the link broken) is dropped by the pool, not reused.
+ */
+export const postgresTransactionControl: TransactionControl<PgConnection> = {
+  run: async (connection, sql) => { await connection.query(sql) },
+  stillOpen: () => true,
+  discard: (connection, error) => { connection.__knex__disposed = error }
+}
+export const postgresTransaction = lightTransaction(postgresTransactionControl)
+
 /** Runs the statements in one transaction (or the open one, as a savepoint). */
 export async function postgresRunAll (db: Knex, statements: Statements): Promise<void> {
-  await db.transaction(async (trx) => { for (const [sql, bindings] of statements) await postgresRun(trx, sql, bindings) })
+  await inTransaction(db, postgresTransaction, async (trx) => { for (const [sql, bindings] of statements) await postgresRun(trx, sql, bindings) })
 }

@@ -3,7 +3,7 @@ import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk
 import { runAllWith, type Dialect } from './dialect.js'
 import { postgresFullText } from './postgres-full-text.js'
 import { postgresCountTriggers } from './postgres-counts.js'
-import { postgresRun, postgresRunAll } from './postgres-statements.js'
+import { postgresRun, postgresRunAll, postgresTransaction } from './postgres-statements.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 const TIMESTAMP = 1114
@@ -47,7 +47,7 @@ export const postgresDialect: Dialect = {
     qb.whereRaw('?? ilike ?', [column, pattern])
   },
   run: postgresRun,
-  transaction: async (knex, fn) => await knex.transaction(fn),
+  transaction: postgresTransaction,
   runAll: runAllWith(postgresRun, postgresRunAll),
   unindexedColumn: '??',
   plansFromStatistics: true,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { Statements } from './dialect.js'
+import { inTransaction, lightTransaction, type TransactionControl } from './light-transaction.js'
 
 /** The slice of a better-sqlite3 connection used here. */
 interface Statement {
@@ -10,6 +11,10 @@ interface Statement {
 export interface SqliteConnection {
   prepare: (sql: string) => Statement
   pragma: (source: string) => unknown
+  /** better-sqlite3's flag: a transaction is open (also after a failed COMMIT). */
+  readonly inTransaction: boolean
+  /** Set by knex on a connection its pool must drop (see `sqliteTransaction`). */
+  __knex__disposed?: unknown
 }
 
 /** Compiled statements kept per connection: enough for every query text the store issues, with room for IN lists. */
@@ -65,7 +70,7 @@ function idleConnection (client: Client): SqliteConnection | null {
   if (pool === undefined || client.config?.pool === undefined) return null
   const held = connectionHolders.get(client.config.pool)?.current ?? null
   const idle = pool.numUsed() === 0 && pool.numFree() === 1 && pool.numPendingAcquires() === 0 && pool.numPendingCreates() === 0
-  return idle ? held : null
+  return idle && held?.__knex__disposed === undefined ? held : null
 }
 
 /**
@@ -90,6 +95,19 @@ export async function sqliteRun<Row> (db: Knex, sql: string, bindings: readonly 
 }
 
 /**
+ * `Dialect.transaction` on SQLite: the pool's only connection, held for the
+ * whole transaction, with its statements run synchronously. A connection
+ * whose ROLLBACK failed would still be inside that transaction: the pool
+ * drops it (and opens a new one) instead of handing it out again.
+ */
+export const sqliteTransactionControl: TransactionControl<SqliteConnection> = {
+  run: (connection, sql) => { connection.prepare(sql).run() },
+  stillOpen: (connection) => connection.inTransaction,
+  discard: (connection, error) => { connection.__knex__disposed = error }
+}
+export const sqliteTransaction = lightTransaction(sqliteTransactionControl)
+
+/**
  * Runs the statements in one transaction: on an idle pool all at once,
  * synchronously (nothing can interleave), else in a knex transaction (or the
  * open one, as a savepoint).
@@ -98,7 +116,7 @@ export async function sqliteRunAll (db: Knex, statements: Statements): Promise<v
   const client = db.client as unknown as Client
   const idle = idleConnection(client)
   if (idle === null) {
-    await db.transaction(async (trx) => { for (const [sql, bindings] of statements) await sqliteRun(trx, sql, bindings) })
+    await inTransaction(db, sqliteTransaction, async (trx) => { for (const [sql, bindings] of statements) await sqliteRun(trx, sql, bindings) })
     return
   }
   client.emit('query', { sql: 'begin', bindings: [], method: 'raw' })

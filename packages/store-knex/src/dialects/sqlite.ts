@@ -4,8 +4,7 @@ import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk
 import { runAllWith, type Dialect } from './dialect.js'
 import { sqliteFullText } from './sqlite-full-text.js'
 import { sqliteCountTriggers } from './sqlite-counts.js'
-import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, type ConnectionHolder, type SqliteConnection } from './sqlite-statements.js'
-import { sqliteTransaction } from './sqlite-transaction.js'
+import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, sqliteTransaction, type ConnectionHolder, type SqliteConnection } from './sqlite-statements.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 /** `sqlite:PATH` or `sqlite::memory:`. */

@@ -1,29 +1,35 @@
 import type { Knex } from 'knex'
-import type { SqliteConnection } from './sqlite-statements.js'
 
 /** The slice of knex's client used here. */
-interface Client {
-  acquireConnection: () => Promise<SqliteConnection>
-  releaseConnection: (connection: SqliteConnection) => Promise<unknown>
+interface Client<C> {
+  acquireConnection: () => Promise<C>
+  releaseConnection: (connection: C) => Promise<unknown>
   queryBuilder: () => Knex.QueryBuilder
   raw: (...args: unknown[]) => Knex.Raw
   ref: (...args: unknown[]) => Knex.Ref<string, Record<string, string>>
   emit: (event: string, data: unknown) => boolean
 }
 
-/** better-sqlite3's flag: a transaction is open on the connection (also after a failed COMMIT). */
-type Connection = SqliteConnection & { readonly inTransaction: boolean }
+/** How a dialect runs a transaction's own statements on one of its connections. */
+export interface TransactionControl<C> {
+  /** Runs BEGIN, COMMIT, ROLLBACK or a savepoint statement (synchronously where the driver can). */
+  run: (connection: C, sql: string) => void | Promise<void>
+  /** Whether a failed transaction still needs its ROLLBACK (not once a failed COMMIT ended it). */
+  stillOpen: (connection: C) => boolean
+  /** A connection whose ROLLBACK failed is in an unknown state: it must not go back to the pool as it is. */
+  discard: (connection: C, error: unknown) => void
+}
 
-/** Runs one statement of the transaction's own (BEGIN, COMMIT, savepoints), reported like any query. */
-function control (client: Client, connection: Connection, sql: string): void {
+/** Runs one statement of the transaction's own, reported like any query. */
+function control<C> (client: Client<C>, how: TransactionControl<C>, connection: C, sql: string): void | Promise<void> {
   client.emit('query', { sql, bindings: [], method: 'raw' })
-  connection.prepare(sql).run()
+  return how.run(connection, sql)
 }
 
 let builderMethods: Set<string> | undefined
 
 /** The names of a query builder's methods (`select`, `count`, `insert`, ...), read once. */
-function builderMethodsOf (client: Client): Set<string> {
+function builderMethodsOf (client: { queryBuilder: () => Knex.QueryBuilder }): Set<string> {
   if (builderMethods === undefined) {
     const names = new Set<string>()
     for (let proto: object | null = Object.getPrototypeOf(client.queryBuilder()); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
@@ -37,39 +43,50 @@ function builderMethodsOf (client: Client): Set<string> {
 }
 
 /**
- * Runs `fn` in one transaction on the pool's only connection, as knex's
- * `transaction` does, without building knex's transaction object: that
- * object (a new knex instance with its methods, event wiring and promise
- * queue) cost ~70 µs of CPU per transaction, more than the statements of a
- * new comment besides its COMMIT. The connection is taken from the pool for
- * the whole transaction, so every other query waits for it as it would for
- * a knex transaction; `fn` gets a knex whose queries run on that connection
- * (`transactionKnex`). A failure rolls everything back and rethrows, also
- * when COMMIT itself fails.
+ * `Dialect.transaction` without knex's transaction object: that object (a
+ * new knex instance with its methods, event wiring and promise queue) costs
+ * ~70 µs of CPU per transaction, more than the statements of a new comment
+ * besides its COMMIT. A connection is taken from the pool for the whole
+ * transaction, as knex does, and `fn` gets a knex whose queries run on it
+ * (`transactionKnex`). A failure rolls everything back and rethrows `fn`'s
+ * own error, also when COMMIT itself failed; a connection whose ROLLBACK
+ * failed is discarded, not reused.
  */
-export async function sqliteTransaction<T> (knex: Knex, fn: (trx: Knex) => Promise<T>): Promise<T> {
-  const client = knex.client as unknown as Client
-  const connection = await client.acquireConnection() as Connection
-  const bound = transactionKnex(knex, client, connection)
-  try {
-    control(client, connection, 'begin')
+export function lightTransaction<C> (how: TransactionControl<C>): <T>(knex: Knex, fn: (trx: Knex) => Promise<T>) => Promise<T> {
+  return async <T>(knex: Knex, fn: (trx: Knex) => Promise<T>): Promise<T> => {
+    const client = knex.client as unknown as Client<C>
+    const connection = await client.acquireConnection()
+    const bound = transactionKnex(knex, client, how, connection)
     try {
-      const result = await fn(bound.knex)
-      control(client, connection, 'commit')
-      bound.settle(null)
-      return result
-    } catch (error) {
+      await control(client, how, connection, 'begin')
       try {
-        if (connection.inTransaction) control(client, connection, 'rollback')
-      } finally {
-        bound.settle(error)
+        const result = await fn(bound.knex)
+        await control(client, how, connection, 'commit')
+        bound.settle(null)
+        return result
+      } catch (error) {
+        try {
+          if (how.stillOpen(connection)) await control(client, how, connection, 'rollback')
+        } catch (rollbackError) {
+          how.discard(connection, rollbackError)
+        } finally {
+          bound.settle(error)
+        }
+        throw error
       }
-      throw error
+    } finally {
+      bound.close()
+      await client.releaseConnection(connection)
     }
-  } finally {
-    bound.close()
-    await client.releaseConnection(connection)
   }
+}
+
+/**
+ * Runs `fn` in `transaction` (a dialect's light one) on the pool, or as a
+ * savepoint when `db` is already a transaction.
+ */
+export async function inTransaction<T> (db: Knex, transaction: <R>(knex: Knex, fn: (trx: Knex) => Promise<R>) => Promise<R>, fn: (trx: Knex) => Promise<T>): Promise<T> {
+  return (db as { isTransaction?: boolean }).isTransaction === true ? await db.transaction(fn) : await transaction(db, fn)
 }
 
 /**
@@ -80,10 +97,10 @@ export async function sqliteTransaction<T> (knex: Knex, fn: (trx: Knex) => Promi
  * (or rejects once it rolled back), as on a knex transaction. Closed after
  * the transaction, a query on it fails instead of running outside it.
  */
-function transactionKnex (knex: Knex, root: Client, connection: Connection): { knex: Knex, settle: (error: unknown) => void, close: () => void } {
+function transactionKnex<C> (knex: Knex, root: Client<C>, how: TransactionControl<C>, connection: C): { knex: Knex, settle: (error: unknown) => void, close: () => void } {
   let open = true
   let depth = 0
-  const connectionOf = async (): Promise<SqliteConnection> => {
+  const connectionOf = async (): Promise<C> => {
     if (!open) throw new Error('Transaction query already complete: the transaction this query was built on has ended.')
     return connection
   }
@@ -92,7 +109,7 @@ function transactionKnex (knex: Knex, root: Client, connection: Connection): { k
     acquireConnection: { value: connectionOf },
     releaseConnection: { value: async () => {} },
     transacting: { value: true }
-  }) as Client
+  }) as Client<C>
   let settle: (error: unknown) => void = () => {}
   const executionPromise = new Promise<void>((resolve, reject) => {
     settle = (error) => { if (error === null) resolve(); else reject(error) }
@@ -104,15 +121,18 @@ function transactionKnex (knex: Knex, root: Client, connection: Connection): { k
     // Named by depth, not by a running number: every text stays one of a few the connection keeps prepared
     // (a new name per savepoint would push the store's statements out of that cache).
     const name = `helpdesk_savepoint_${++depth}`
-    control(root, connection, `savepoint ${name}`)
     try {
-      const result = await inner(proxy)
-      control(root, connection, `release ${name}`)
+      await control(root, how, connection, `savepoint ${name}`)
+      let result: R
+      try {
+        result = await inner(proxy)
+      } catch (error) {
+        await control(root, how, connection, `rollback to ${name}`)
+        await control(root, how, connection, `release ${name}`)
+        throw error
+      }
+      await control(root, how, connection, `release ${name}`)
       return result
-    } catch (error) {
-      control(root, connection, `rollback to ${name}`)
-      control(root, connection, `release ${name}`)
-      throw error
     } finally {
       depth--
     }
