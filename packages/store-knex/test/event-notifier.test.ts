@@ -35,4 +35,23 @@ describe('event notifier across processes (postgres)', { skip: !testDialects().i
     await until(() => heard.length === 2, 5000)
     assert.deepEqual(heard.slice(1), second)
   })
+
+  it('announces through the event log\'s trigger: every id of a large append, at most 500 per notification, nothing of a rollback', async (t) => {
+    const { store, url } = await testStore(t, 'postgres')
+    const other = createKnexStore({ url })
+    t.after(async () => { await other.close() })
+    const notifications: number[][] = []
+    const stop = await other.eventNotifier.listen({ ids: (ids) => { notifications.push(ids) }, resync: () => {} })
+    t.after(stop)
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.eventLog.append([event(0)])
+      throw new Error('rolled back')
+    }), /rolled back/)
+    // Inserted by hand, past the store: the trigger announces any insert.
+    const rows = Array.from({ length: 1200 }, (_, n) => ({ type: 'Test.Happened', actor_id: null, ticket_id: null, payload: JSON.stringify({ n }), created_at: '2026-01-01 00:00:00' }))
+    const inserted = await store.knex('event_log').insert(rows).returning('id') as Array<{ id: number }>
+    await until(() => notifications.flat().length >= 1200)
+    assert.deepEqual(notifications.map((ids) => ids.length), [500, 500, 200])
+    assert.deepEqual(notifications.flat(), inserted.map((row) => row.id).sort((a, b) => a - b))
+  })
 })

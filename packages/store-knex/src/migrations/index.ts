@@ -14,6 +14,7 @@ import * as webhooks from './0012-webhooks.js'
 import * as mail from './0014-mail.js'
 import * as notificationEventIds from './0015-notification-event-ids.js'
 import * as sqliteValueSamples from './0016-sqlite-value-samples.js'
+import * as postgresEventAnnounce from './0017-postgres-event-announce.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -36,7 +37,8 @@ export const migrations: Migration[] = [
   { name: '0012-webhooks', ...webhooks },
   { name: '0014-mail', ...mail },
   { name: '0015-notification-event-ids', ...notificationEventIds },
-  { name: '0016-sqlite-value-samples', ...sqliteValueSamples }
+  { name: '0016-sqlite-value-samples', ...sqliteValueSamples },
+  { name: '0017-postgres-event-announce', ...postgresEventAnnounce }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

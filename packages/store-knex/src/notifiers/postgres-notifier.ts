@@ -5,15 +5,15 @@ import type { StoreEventNotifier } from './store-event-notifier.js'
 
 /** The one channel every instance listens on; payloads are comma-separated event-log ids. */
 export const EVENT_CHANNEL = 'helpdesk_events'
-/** Ids per NOTIFY: payloads stay far below PostgreSQL's 8,000-byte limit. */
-const IDS_PER_NOTIFY = 500
 const RECONNECT_MIN_MS = 200
 const RECONNECT_MAX_MS = 5000
 
 /**
- * PostgreSQL `LISTEN/NOTIFY`: `announce` issues `pg_notify` inside the writing
- * transaction, so PostgreSQL delivers it on commit (and drops it on
- * rollback) to every instance. Listening takes one dedicated connection per
+ * PostgreSQL `LISTEN/NOTIFY`: a trigger on the event log (migration
+ * `0017-postgres-event-announce`) issues `pg_notify` with the ids of each
+ * insert, inside the writing transaction, so PostgreSQL delivers it on commit
+ * (and drops it on rollback) to every instance; `announce` has nothing left
+ * to send. Listening takes one dedicated connection per
  * process (outside the pool), opened on first use and reopened with backoff
  * when lost; listeners are then told to resync from the log.
  */
@@ -102,10 +102,8 @@ export function createPostgresNotifier (connection: pg.ClientConfig): StoreEvent
         if (listeners.size === 0) await disconnect()
       }
     },
-    async announce (db: Knex, ids: number[]) {
-      for (let i = 0; i < ids.length; i += IDS_PER_NOTIFY) {
-        await db.raw('select pg_notify(?, ?)', [EVENT_CHANNEL, ids.slice(i, i + IDS_PER_NOTIFY).join(',')])
-      }
+    async announce () {
+      // The event log's trigger has announced them, in the same transaction.
     }
   }
 }
