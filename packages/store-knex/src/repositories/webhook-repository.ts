@@ -4,6 +4,8 @@ import { now, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 
 const endpointColumns = ['id', 'url', 'events', 'description', 'active', 'disabled_at', 'consecutive_failures', 'failing_since', 'created_at', 'updated_at']
+/** Read inside every transaction that raises a webhook event: a statement kept prepared, not a builder. */
+const activeEndpoints = `select ${endpointColumns.map((column) => `"${column}"`).join(', ')} from "webhook_endpoints" where "active" = ? order by "id"`
 const deliveryColumns = ['id', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempts', 'response_status', 'duration_ms', 'error', 'next_attempt_at', 'created_at', 'updated_at']
 
 type Row = Record<string, unknown>
@@ -53,7 +55,7 @@ export function createWebhookRepository (ctx: RepositoryContext): WebhookReposit
       return row === undefined ? null : endpointFromRow(row)
     },
     async active () {
-      return (await endpoints().where('active', true).orderBy('id') as Row[]).map(endpointFromRow)
+      return (await ctx.dialect.run<Row>(db, activeEndpoints, [true])).map(endpointFromRow)
     },
     async create (endpoint) {
       const { id } = await endpointRows.insert({
