@@ -109,7 +109,7 @@ export const sqliteTransaction = lightTransaction(sqliteTransactionControl)
 
 /**
  * Runs the statements in one transaction: on an idle pool all at once,
- * synchronously (nothing can interleave), else in a knex transaction (or the
+ * synchronously (nothing can interleave), else in a light transaction (or the
  * open one, as a savepoint).
  */
 export async function sqliteRunAll (db: Knex, statements: Statements): Promise<void> {
