@@ -33,28 +33,44 @@ export function viewQueryFrom (request: FastifyRequest, spec: ListSpec): ListQue
   return viewQuery(spec, last((request.query as Query | undefined)?.include))
 }
 
-/** The request's absolute URL, to derive the links of a page from (one parse per response). */
-function requestUrl (request: FastifyRequest): URL {
-  return new URL(request.url, `${request.protocol}://${request.host}`)
+/** Page links are derived from the request's path, as `new URL` normalises it, and its query. */
+export interface RequestLink { path: string, params: URLSearchParams }
+
+/** Normalised absolute paths by the raw origin and path they came from: a list has few, so most requests skip parsing a URL. */
+const normalisedPaths = new Map<string, string>()
+const NORMALISED_PATHS_KEPT = 1000
+
+/** The request's absolute path (origin and path, normalised as `new URL` does) and its query parameters. */
+export function requestLink (request: Pick<FastifyRequest, 'url' | 'protocol' | 'host'>): RequestLink {
+  const raw = request.url
+  const mark = raw.indexOf('?')
+  const rawPath = mark === -1 ? raw : raw.slice(0, mark)
+  const base = `${request.protocol}://${request.host}`
+  const key = base + rawPath
+  let path = normalisedPaths.get(key)
+  if (path === undefined) {
+    const url = new URL(rawPath, base)
+    path = `${url.origin}${url.pathname}`
+    if (normalisedPaths.size >= NORMALISED_PATHS_KEPT) normalisedPaths.clear()
+    normalisedPaths.set(key, path)
+  }
+  return { path, params: new URLSearchParams(mark === -1 ? '' : raw.slice(mark + 1)) }
 }
 
-/** `url` with `page` set. */
-function pageUrl (url: URL, page: number): string {
-  url.searchParams.set('page', String(page))
-  return url.toString()
+/** The link with `name` set to `value`, the other parameters kept. */
+export function linkWith (link: RequestLink, name: string, value: string): string {
+  link.params.set(name, value)
+  return `${link.path}?${link.params.toString()}`
 }
 
 /** Cursor paging: links carry the neighbours' cursors; nothing is counted, so there is no last page. */
 function cursorResponse<T, R> (request: FastifyRequest, page: Page<T>, cursors: NonNullable<Page<T>['cursors']>, present: (item: T) => R) {
   // The request's URL with `cursor` set (and `page`, `page[cursor]` dropped).
-  const url = requestUrl(request)
-  const path = `${url.origin}${url.pathname}`
-  url.searchParams.delete('page')
-  url.searchParams.delete('page[cursor]')
-  const cursorUrl = (cursor: string): string => {
-    url.searchParams.set('cursor', cursor)
-    return url.toString()
-  }
+  const link = requestLink(request)
+  const { path } = link
+  link.params.delete('page')
+  link.params.delete('page[cursor]')
+  const cursorUrl = (cursor: string): string => linkWith(link, 'cursor', cursor)
   return {
     data: page.items.map(present),
     links: {
@@ -75,16 +91,17 @@ export function pagedResponse<T, R> (request: FastifyRequest, page: Page<T>, pre
   if (page.cursors !== undefined) return cursorResponse(request, page, page.cursors, present)
   const lastPage = Math.max(1, Math.ceil(page.total / page.perPage))
   const from = page.items.length === 0 ? null : (page.page - 1) * page.perPage + 1
-  const url = requestUrl(request)
-  const path = `${url.origin}${url.pathname}`
+  const link = requestLink(request)
+  const { path } = link
+  const pageUrl = (n: number): string => linkWith(link, 'page', String(n))
   return {
     data: page.items.map(present),
     links: {
-      first: pageUrl(url, 1),
-      last: pageUrl(url, lastPage),
-      prev: page.page > 1 ? pageUrl(url, Math.min(page.page - 1, lastPage)) : null,
+      first: pageUrl(1),
+      last: pageUrl(lastPage),
+      prev: page.page > 1 ? pageUrl(Math.min(page.page - 1, lastPage)) : null,
       // A lower-bound total may end before the items do: a full page then always has a next one.
-      next: page.page < lastPage || (page.totalIsLowerBound === true && page.items.length === page.perPage) ? pageUrl(url, page.page + 1) : null
+      next: page.page < lastPage || (page.totalIsLowerBound === true && page.items.length === page.perPage) ? pageUrl(page.page + 1) : null
     },
     meta: {
       current_page: page.page,
