@@ -35,7 +35,7 @@ export async function insertMany (db: Knex, table: string, rows: readonly object
 }
 
 /** `table.column` names as quoted SQL (`"categories"."order"`), for statements written out. */
-function quoted (columns: readonly string[]): string {
+export function quoted (columns: readonly string[]): string {
   return columns.map((column) => column.split('.').map((part) => `"${part}"`).join('.')).join(', ')
 }
 

@@ -1,11 +1,11 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@helpdesk/core'
 import { bool, parseJson } from '../rows/row-values.js'
-import { now, type RepositoryContext } from './repository-context.js'
+import { now, quoted, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 
 const endpointColumns = ['id', 'url', 'events', 'description', 'active', 'disabled_at', 'consecutive_failures', 'failing_since', 'created_at', 'updated_at']
 /** Read inside every transaction that raises a webhook event: a statement kept prepared, not a builder. */
-const activeEndpoints = `select ${endpointColumns.map((column) => `"${column}"`).join(', ')} from "webhook_endpoints" where "active" = ? order by "id"`
+const activeEndpoints = `select ${quoted(endpointColumns)} from "webhook_endpoints" where "active" = ? order by "id"`
 const deliveryColumns = ['id', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempts', 'response_status', 'duration_ms', 'error', 'next_attempt_at', 'created_at', 'updated_at']
 
 type Row = Record<string, unknown>
