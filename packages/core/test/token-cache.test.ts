@@ -31,6 +31,21 @@ describe('RevisionReader', () => {
     assert.deepEqual(await Promise.all([second, third]), [2, 2])
   })
 
+  it('gathers the callers of one turn of the event loop into one read, started after the last of them asked', async () => {
+    const source = controlledRevision()
+    const calls = [source.reader.read(), source.reader.read(), source.reader.read()]
+    assert.equal(source.reads, 0, 'no read starts while callers of this turn may still ask')
+    await tick()
+    assert.equal(source.reads, 1)
+    const late = source.reader.read()
+    source.pending.shift()?.(5)
+    assert.deepEqual(await Promise.all(calls), [5, 5, 5])
+    await tick()
+    assert.equal(source.reads, 2, 'a caller that asked after the read had started gets a read of its own')
+    source.pending.shift()?.(6)
+    assert.equal(await late, 6)
+  })
+
   it('starts a fresh read for a caller arriving after the last one finished, and survives a failed read', async () => {
     let n = 0
     const reader = new RevisionReader(async () => {

@@ -10,31 +10,42 @@ export interface TokenCacheOptions {
 interface Entry<V> { value: V, revision: number, expires: number }
 
 /**
- * Reads a shared revision number for callers that arrived while another read
- * was already under way: they wait for the next read rather than reuse one
- * that started before them. So a revision a caller gets was read after it
- * asked (it reflects every change committed before that), while under load
- * one read serves every request that queued behind it.
+ * Reads a shared revision number for many callers at once, never handing a
+ * caller a read that started before it asked: a read is started only after
+ * the callers it serves have asked, and a caller arriving while a read is
+ * under way waits for the next one. The next read gathers the callers of the
+ * current turn of the event loop (it starts in `setImmediate`, after the
+ * requests whose bytes arrived together have all been parsed), or all those
+ * that queued behind a read in flight. So a revision a caller gets reflects
+ * every change committed before it asked, and under load one read serves
+ * every request of a turn: on SQLite, where a read is synchronous and would
+ * otherwise be one statement per request, as on PostgreSQL.
  */
 export class RevisionReader {
-  private current: Promise<number> | null = null
-  private next: Promise<number> | null = null
+  /** The read under way, if any: callers arriving now must not use it. */
+  private inFlight: Promise<number> | null = null
+  /** The next read, not started yet: every caller until it starts joins it. */
+  private gathering: Promise<number> | null = null
 
   constructor (private readonly fetch: () => Promise<number>) {}
 
   read (): Promise<number> {
-    if (this.current === null) return this.begin()
-    this.next ??= this.current.then(() => undefined, () => undefined).then(async () => {
-      this.next = null
-      return await this.begin()
-    })
-    return this.next
+    this.gathering ??= this.next()
+    return this.gathering
   }
 
-  private begin (): Promise<number> {
-    const reading: Promise<number> = this.fetch().finally(() => { if (this.current === reading) this.current = null })
-    this.current = reading
-    return reading
+  private async next (): Promise<number> {
+    const before = this.inFlight
+    if (before === null) await new Promise((resolve) => setImmediate(resolve))
+    else await before.then(() => undefined, () => undefined)
+    this.gathering = null
+    const reading = this.fetch()
+    this.inFlight = reading
+    try {
+      return await reading
+    } finally {
+      if (this.inFlight === reading) this.inFlight = null
+    }
   }
 }
 
