@@ -164,6 +164,8 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
     },
     async withIncludes (ticket, scope, query) {
       const item = { ...ticket } as Item
+      // A plain view (the commonest) skips building the list mapping: a few dozen closures per request.
+      if (query.include.length === 0) return item
       await loadIncludes(db, ticketMapping(ctx, scope) as ListMapping<typeof ticketList, unknown, Item>, [item], query)
       return item
     },
