@@ -10,7 +10,8 @@ interface Statement {
 }
 export interface SqliteConnection {
   prepare: (sql: string) => Statement
-  pragma: (source: string) => unknown
+  pragma: (source: string, options?: { simple: boolean }) => unknown
+  close: () => unknown
   /** better-sqlite3's flag: a transaction is open (also after a failed COMMIT). */
   readonly inTransaction: boolean
   /** Set by knex on a connection its pool must drop (see `sqliteTransaction`). */

@@ -4,6 +4,7 @@ import { UnavailableError, ValidationError, type HelpdeskError } from '@helpdesk
 import { runAllWith, type Dialect } from './dialect.js'
 import { sqliteFullText } from './sqlite-full-text.js'
 import { sqliteCountTriggers } from './sqlite-counts.js'
+import { checkpointInBackground } from './sqlite-checkpointer.js'
 import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, sqliteTransaction, type ConnectionHolder, type SqliteConnection } from './sqlite-statements.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
@@ -26,10 +27,11 @@ export const sqliteDialect: Dialect = {
       max: 1,
       afterCreate (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         try {
-          conn.pragma('journal_mode = WAL')
+          const journal = conn.pragma('journal_mode = WAL', { simple: true })
           conn.pragma('foreign_keys = ON')
           conn.pragma('synchronous = NORMAL')
           conn.pragma('busy_timeout = 5000')
+          if (journal === 'wal') checkpointInBackground(conn, filename)
           keepPreparedStatements(conn)
           holder.current = conn
           done(null, conn)
