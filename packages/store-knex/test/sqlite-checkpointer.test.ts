@@ -20,15 +20,25 @@ function tempDir (t: { after: (fn: () => void) => void }): string {
   return dir
 }
 
-/** Rows of `notes` in the database file alone: a copy without its log holds only what a checkpoint moved there. */
+let copies = 0
+
+/**
+ * Rows of `notes` in the database file alone: a copy without its log holds
+ * only what a checkpoint moved there (-1 when the copy caught a checkpoint
+ * halfway and cannot be read).
+ */
 function rowsInFileAlone (dir: string, file: string): number {
-  const copy = join(dir, 'copy.sqlite')
+  const copy = join(dir, `copy-${++copies}.sqlite`)
   copyFileSync(file, copy)
-  const db = new Database(copy)
   try {
-    return (db.prepare('select count(*) as n from notes').get() as { n: number }).n
-  } finally {
-    db.close()
+    const db = new Database(copy)
+    try {
+      return (db.prepare('select count(*) as n from notes').get() as { n: number }).n
+    } finally {
+      db.close()
+    }
+  } catch {
+    return -1
   }
 }
 
@@ -58,15 +68,15 @@ describe('background WAL checkpoints (SQLite)', () => {
     db.pragma('journal_mode = WAL')
     db.exec('create table notes (id integer primary key, body text)')
     db.pragma('wal_checkpoint(TRUNCATE)')
-    checkpointInBackground(db, file, { startDelayMs: 0, intervalMs: 20 })
     t.after(async () => { if (db.open) await db.close() })
-    assert.equal(await started(db), true)
-    assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 10_000, 'the connection keeps its own checkpoint only as a fallback')
-
-    // A handful of pages: far below any automatic checkpoint, so only the worker can have moved them.
+    // A handful of pages, far below any automatic checkpoint: without the worker they stay in the log.
     const insert = db.prepare('insert into notes (body) values (?)')
     db.transaction(() => { for (let i = 0; i < 50; i++) insert.run(`note ${i}`) })()
     assert.equal(rowsInFileAlone(dir, file), 0, 'just committed: the rows are in the log only')
+
+    checkpointInBackground(db, file, { startDelayMs: 0, intervalMs: 20 })
+    assert.equal(await started(db), true)
+    assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 10_000, 'the connection keeps its own checkpoint only as a fallback')
     await until(() => rowsInFileAlone(dir, file) === 50)
   })
 
