@@ -6,7 +6,7 @@
  */
 import autocannon from 'autocannon'
 import { randomStream, type Scenario } from './scenarios.js'
-import { rssMiB, type RunningServer } from './servers.js'
+import { cpuMicros, rssMiB, type RunningServer } from './servers.js'
 
 export interface LoadResult {
   requestsPerSecond: number
@@ -17,6 +17,8 @@ export interface LoadResult {
   statusCodes: Record<string, number>
   /** Peak resident set size of the server during the run, MiB (when sampled). */
   peakRssMiB: number | null
+  /** The server process's CPU time (user and system, every thread) per answered request, µs: what a request costs the server, whatever else the machine did meanwhile. */
+  cpuMicrosPerRequest: number | null
 }
 
 export interface LoadOptions {
@@ -45,6 +47,7 @@ export async function runLoad (server: RunningServer, scenario: Scenario, option
   const sampler = options.sampleRss === true
     ? setInterval(() => { const rss = rssMiB(server.pid); if (rss !== null) peak = Math.max(peak ?? 0, rss) }, 200)
     : null
+  const cpuBefore = cpuMicros(server.pid)
   try {
     await new Promise<void>((resolve, reject) => {
       const instance = autocannon({
@@ -77,6 +80,8 @@ export async function runLoad (server: RunningServer, scenario: Scenario, option
   } finally {
     if (sampler !== null) clearInterval(sampler)
   }
+  const cpuAfter = cpuMicros(server.pid)
+  const answers = count + errors
   const sorted = latencies.subarray(0, count).sort()
   return {
     requestsPerSecond: count / options.duration,
@@ -84,6 +89,7 @@ export async function runLoad (server: RunningServer, scenario: Scenario, option
     p99Ms: percentile(sorted, 99),
     errors,
     statusCodes,
-    peakRssMiB: peak
+    peakRssMiB: peak,
+    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null && answers > 0 ? (cpuAfter - cpuBefore) / answers : null
   }
 }

@@ -61,18 +61,20 @@ export function markdownTable (run: RunResult): string {
     `cold start ${num(run.coldStartMs)} ms${startRange(run.coldStartsMs)}; peak RSS under the mixed workload ${run.mixedPeakRssMiB === null ? 'n/a' : `${num(run.mixedPeakRssMiB)} MiB`}` +
       (run.seedSeconds !== null ? `; seeded in ${num(run.seedSeconds, 1)} s` : ''),
     '',
-    '| scenario | req/s | p50 ms | p99 ms | 1 conn: p50 | p99 | errors | baseline req/s | p50 | p99 | 1 conn: p50 | ratio |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
+    '| scenario | req/s | CPU µs/req | p50 ms | p99 ms | 1 conn: p50 | p99 | errors | baseline req/s | CPU µs/req | p50 | p99 | 1 conn: p50 | ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
   ]
   // A server that answered nothing in the run's time gets "none", not a latency of 0.
   const answered = (m: Measured | { requestsPerSecond: number } | null | undefined): boolean => m != null && m.requestsPerSecond > 0
   const latency = (m: Measured | null, key: 'p50Ms' | 'p99Ms'): string => m?.latency == null ? '-' : answered(m.latency) ? ms(m.latency[key]) : 'none'
   const load = (m: Measured | null, value: (m: Measured) => string): string => m === null ? '-' : answered(m) ? value(m) : 'none'
+  // Results written before the column existed have no CPU figure.
+  const cpu = (m: Measured | null): string => load(m, (x) => x.cpuMicrosPerRequest == null ? '-' : num(x.cpuMicrosPerRequest, x.cpuMicrosPerRequest < 100 ? 1 : 0))
   for (const s of run.scenarios) {
     const b = s.baseline
-    lines.push(`| ${s.title} | ${num(s.helpdesk.requestsPerSecond)} | ${ms(s.helpdesk.p50Ms)} | ${ms(s.helpdesk.p99Ms)} | ` +
+    lines.push(`| ${s.title} | ${num(s.helpdesk.requestsPerSecond)} | ${cpu(s.helpdesk)} | ${ms(s.helpdesk.p50Ms)} | ${ms(s.helpdesk.p99Ms)} | ` +
       `${latency(s.helpdesk, 'p50Ms')} | ${latency(s.helpdesk, 'p99Ms')} | ${num(s.helpdesk.errors)} | ` +
-      `${load(b, (m) => num(m.requestsPerSecond))} | ${load(b, (m) => ms(m.p50Ms))} | ${load(b, (m) => ms(m.p99Ms))} | ${latency(b, 'p50Ms')} | ` +
+      `${load(b, (m) => num(m.requestsPerSecond))} | ${cpu(b)} | ${load(b, (m) => ms(m.p50Ms))} | ${load(b, (m) => ms(m.p99Ms))} | ${latency(b, 'p50Ms')} | ` +
       `${s.ratio === null ? '-' : `${num(s.ratio * 100)}%${ratioRange(s.ratios)}`} |`)
   }
   return lines.join('\n')

@@ -29,6 +29,20 @@ export function rssMiB (pid: number): number | null {
   }
 }
 
+/**
+ * CPU time (user and system) a process has used so far, in µs (Linux:
+ * `/proc/<pid>/stat`, counted in USER_HZ ticks of 10 ms), or null.
+ */
+export function cpuMicros (pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    const ticks = Number(fields[11]) + Number(fields[12])
+    return Number.isFinite(ticks) ? ticks * 10_000 : null
+  } catch {
+    return null
+  }
+}
+
 async function stopChild (child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve() }))
