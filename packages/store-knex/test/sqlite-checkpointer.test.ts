@@ -60,15 +60,21 @@ async function started (connection: object): Promise<boolean | undefined> {
   return result
 }
 
+/** A WAL-mode database with an empty `notes` table, all of it checkpointed into the file; closed after the test. */
+function notesDatabase (t: { after: (fn: () => void | Promise<void>) => void }): { dir: string, file: string, db: Database.Database } {
+  const dir = tempDir(t)
+  const file = join(dir, 'db.sqlite')
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.exec('create table notes (id integer primary key, body text)')
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  t.after(async () => { if (db.open) await db.close() })
+  return { dir, file, db }
+}
+
 describe('background WAL checkpoints (SQLite)', () => {
   it('moves committed pages into the database file without the writing connection checkpointing', async (t) => {
-    const dir = tempDir(t)
-    const file = join(dir, 'db.sqlite')
-    const db = new Database(file)
-    db.pragma('journal_mode = WAL')
-    db.exec('create table notes (id integer primary key, body text)')
-    db.pragma('wal_checkpoint(TRUNCATE)')
-    t.after(async () => { if (db.open) await db.close() })
+    const { dir, file, db } = notesDatabase(t)
     // A handful of pages, far below any automatic checkpoint: without the worker they stay in the log.
     const insert = db.prepare('insert into notes (body) values (?)')
     db.transaction(() => { for (let i = 0; i < 50; i++) insert.run(`note ${i}`) })()
@@ -81,11 +87,8 @@ describe('background WAL checkpoints (SQLite)', () => {
   })
 
   it('stops the worker before closing, so the last connection removes the log', async (t) => {
-    const dir = tempDir(t)
-    const file = join(dir, 'db.sqlite')
-    const db = new Database(file)
-    db.pragma('journal_mode = WAL')
-    db.exec('create table notes (id integer primary key, body text); insert into notes (body) values (\'one\')')
+    const { file, db } = notesDatabase(t)
+    db.exec('insert into notes (body) values (\'one\')')
     checkpointInBackground(db, file, { startDelayMs: 0, intervalMs: 20 })
     assert.equal(await started(db), true)
     assert.equal(existsSync(`${file}-wal`), true)
