@@ -17,7 +17,7 @@ export interface LoadResult {
   statusCodes: Record<string, number>
   /** Peak resident set size of the server during the run, MiB (when sampled). */
   peakRssMiB: number | null
-  /** The server process's CPU time (user and system, every thread) per answered request, µs: what a request costs the server, whatever else the machine did meanwhile. */
+  /** The server process's CPU time (user and system, every thread) per answered request, µs: what a request costs the server, less swayed than req/s by what else the machine does. */
   cpuMicrosPerRequest: number | null
 }
 
