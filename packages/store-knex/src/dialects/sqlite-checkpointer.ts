@@ -10,7 +10,7 @@ const DEFAULT_AUTOCHECKPOINT = 1000
 /** The connection's own checkpoint while the background one runs: a fallback, should that one fall behind or fail. */
 const FALLBACK_AUTOCHECKPOINT = 10_000
 /** A log grown past this is cut back to it once checkpointed (bytes). */
-export const WAL_SIZE_LIMIT = 64 * 1024 * 1024
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 /** The worker: its own connection to the file, a PASSIVE checkpoint per interval (it never waits for, nor blocks, readers and the writer). */
 const WORKER_SOURCE = `
