@@ -15,6 +15,7 @@ import * as mail from './0014-mail.js'
 import * as notificationEventIds from './0015-notification-event-ids.js'
 import * as sqliteValueSamples from './0016-sqlite-value-samples.js'
 import * as postgresEventAnnounce from './0017-postgres-event-announce.js'
+import * as postgresReadMarkKeys from './0018-postgres-read-mark-keys.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -38,7 +39,8 @@ export const migrations: Migration[] = [
   { name: '0014-mail', ...mail },
   { name: '0015-notification-event-ids', ...notificationEventIds },
   { name: '0016-sqlite-value-samples', ...sqliteValueSamples },
-  { name: '0017-postgres-event-announce', ...postgresEventAnnounce }
+  { name: '0017-postgres-event-announce', ...postgresEventAnnounce },
+  { name: '0018-postgres-read-mark-keys', ...postgresReadMarkKeys }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
