@@ -17,8 +17,7 @@ const view = parseListQuery(ticketList, {})
 /**
  * Ticket reads (`last_read_by_me`) go with their ticket and their user. On
  * PostgreSQL `ticket_reads` has no foreign keys (migration 0018): triggers
- * cascade the deletes, and the statement that records reads locks the ticket
- * and the user it joins.
+ * cascade the deletes, locking the table against reads being written.
  */
 for (const dialect of testDialects()) {
   describe(`ticket reads on ${dialect}`, () => {
@@ -56,6 +55,21 @@ for (const dialect of testDialects()) {
       })
       await d.store.tickets.markRead(id, d.agent.id, '2026-01-02 03:04:06')
       assert.equal(recorded, true)
+      assert.deepEqual(await reads(d), [])
+    })
+
+    it('a read still being written when its ticket is deleted goes with the ticket', { skip: dialect !== 'postgres' && 'SQLite writes one transaction at a time' }, async (t) => {
+      const d = await deskOn(t, dialect)
+      const { id } = await ticket(d, d.alice, { category: d.billing })
+      let deleted = false
+      let deleting: Promise<boolean> | undefined
+      await d.store.knex.transaction(async (trx) => {
+        await trx('ticket_reads').insert({ ticket_id: id, user_id: d.agent.id, read_at: '2026-01-02 03:04:05' })
+        deleting = d.store.tickets.delete(id).then((done) => { deleted = true; return done })
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        assert.equal(deleted, false, 'the delete waited for the read to commit')
+      })
+      assert.equal(await deleting, true)
       assert.deepEqual(await reads(d), [])
     })
   })

@@ -6,16 +6,13 @@ const READ_COLUMNS = [{ name: 'ticket_id', type: 'integer' }, { name: 'user_id',
 /**
  * The reads of `rows` as one statement: those of tickets and users that
  * still exist, each keeping its latest read (a concurrent, or another
- * instance's, older read never moves it back). On PostgreSQL, where
- * `ticket_reads` has no foreign keys (migration 0018), the join locks the
- * ticket and the user as those keys' checks did: a concurrent delete either
- * waits for this write and then removes its rows (the delete triggers), or
- * commits first and the read is dropped.
+ * instance's, older read never moves it back). It takes no row locks: on
+ * PostgreSQL a delete of a ticket or user locks `ticket_reads` against this
+ * statement instead (migration 0018).
  */
-function upsertReads (dialect: Dialect, rows: { sql: string, bindings: unknown[] }): [string, unknown[]] {
-  const lock = dialect.name === 'postgres' ? 'for key share of tickets, users ' : ''
+function upsertReads (rows: { sql: string, bindings: unknown[] }): [string, unknown[]] {
   return ['insert into ticket_reads (ticket_id, user_id, read_at) select v.ticket_id, v.user_id, v.read_at ' +
-    `from ${rows.sql} join tickets on tickets.id = v.ticket_id join users on users.id = v.user_id where true ${lock}` +
+    `from ${rows.sql} join tickets on tickets.id = v.ticket_id join users on users.id = v.user_id where true ` +
     'on conflict (ticket_id, user_id) do update set read_at = excluded.read_at where ticket_reads.read_at < excluded.read_at', rows.bindings]
 }
 
@@ -76,7 +73,7 @@ export class ReadMarks {
     const statements: Array<[string, unknown[]]> = []
     for (let i = 0; i < marks.length; i += READS_PER_STATEMENT) {
       const rows = marks.slice(i, i + READS_PER_STATEMENT).map((mark) => [mark.ticketId, mark.userId, mark.at])
-      statements.push(upsertReads(this.dialect, this.dialect.rowsTable(READ_COLUMNS, rows)))
+      statements.push(upsertReads(this.dialect.rowsTable(READ_COLUMNS, rows)))
     }
     await this.dialect.runAll(this.knex, statements)
   }
