@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import pg from 'pg'
+import { eventually } from '@helpdesk/core/testing'
 import { openStream } from '../../fastify/test/sse-client.js'
 import { adminToken, deployment, killServer, startServer, type ServerProcess } from './server-process.js'
 
@@ -89,16 +90,6 @@ async function login (server: ServerProcess, email: string, password: string): P
   const res = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
   assert.equal(res.status, 200)
   return ((await res.json()) as { data: { token: string } }).data.token
-}
-
-async function eventually<T> (what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const value = await fn()
-    if (value !== undefined) return value
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 interface Received { eventId: string, attempt: string, at: number }
@@ -195,7 +186,7 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       const done = await eventually('the import to finish', async () => {
         const view = await call(b, admin, 'GET', `/imports/${job.id}`)
         return ['completed', 'failed'].includes(view.json.data.status) ? view.json.data : undefined
-      })
+      }, { timeoutMs: 15_000, intervalMs: 100 })
       assert.equal(done.status, 'completed', JSON.stringify(done))
       const rows = csv.toString().trim().split('\n').length - 1
       assert.equal(done.created, rows)
@@ -228,8 +219,8 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       assert.ok(expected.length >= 30, `events logged: ${expected.length}`)
       await eventually('every event delivered', async () => {
         const got = new Set(hooks.received.map((r) => r.eventId))
-        return expected.every((id) => got.has(id)) ? true : undefined
-      }, 30_000)
+        return expected.every((id) => got.has(id))
+      }, { timeoutMs: 30_000, intervalMs: 100 })
       await new Promise((resolve) => setTimeout(resolve, 1000))
       const ids = hooks.received.map((r) => r.eventId)
       const duplicates = ids.length - new Set(ids).size
@@ -243,7 +234,7 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       const category = (await call(a, admin, 'POST', '/categories', { name: 'Stalls' })).json.data.id
       const ticket = await call(a, admin, 'POST', '/tickets', { title: 'Stalled', body: 'x', category, customer_id: customerId })
       assert.equal(ticket.status, 201)
-      const stalled = await eventually('the first attempt to reach the receiver', async () => hooks.stalled[0])
+      const stalled = await eventually('the first attempt to reach the receiver', async () => hooks.stalled[0], { timeoutMs: 15_000, intervalMs: 100 })
       // Which instance holds it: its job is leased by a worker id starting with that process's pid.
       const job = (await db.query(`select id, locked_by from jobs where type = 'webhook.deliver' and status = 'running'
         and payload::jsonb ->> 'delivery_id' = $1`, [stalled.deliveryId])).rows[0] as { id: string, locked_by: string } | undefined
@@ -256,12 +247,12 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       await db.query(`update jobs set locked_until = '2000-01-01 00:00:00' where id = $1`, [job.id])
       await eventually('the delivery to be completed by the other instance', async () => (
         hooks.received.find((r) => r.eventId === stalled.eventId)
-      ), 45_000)
+      ), { timeoutMs: 45_000, intervalMs: 100 })
       const state = (await db.query('select status from jobs where id = $1', [job.id])).rows[0] as { status: string }
       await eventually('the job to be done', async () => {
         const row = (await db.query('select status from jobs where id = $1', [job.id])).rows[0] as { status: string }
-        return row.status === 'done' ? true : undefined
-      })
+        return row.status === 'done'
+      }, { timeoutMs: 15_000, intervalMs: 100 })
       t.diagnostic(`stalled event ${stalled.eventId} delivered after the kill; job ${job.id} was ${state.status}`)
       assert.equal(hooks.received.filter((r) => r.eventId === stalled.eventId).length, 1, 'completed once')
     })

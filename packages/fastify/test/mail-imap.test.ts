@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert'
 import { describe, it } from 'node:test'
 import { ImapFlow } from 'imapflow'
+import { eventually } from '@helpdesk/core/testing'
 import { startImapPoller } from '@helpdesk/mail'
 import { startDovecot } from './dovecot.js'
 import { eachDialect } from './helpers.js'
@@ -9,14 +10,6 @@ import { mailDesk, rawMail, SUPPORT, type MailDesk } from './mail-fixtures.js'
 
 async function tickets (d: MailDesk): Promise<any[]> {
   return expectStatus(await d.h.inject({ method: 'GET', url: '/api/v1/tickets', token: d.admin.token }), 200).data
-}
-
-async function until (check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!await check()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
 }
 
 eachDialect((dialect) => {
@@ -48,7 +41,7 @@ eachDialect((dialect) => {
       const poller = await startImapPoller({ inbound: d.h.helpdesk.mail.inbound, url: server.url, moveTo: 'Processed', pollMs: 3_600_000 })
       t.after(async () => { await poller.close() })
       await poller.pollOnce()
-      await until(async () => (await tickets(d)).length === 1)
+      await eventually('the unseen message to become a ticket', async () => (await tickets(d)).length === 1)
       const [ticket] = await tickets(d)
       assert.equal(ticket.title, 'Over IMAP')
       const status = await client.status('Processed', { messages: true })
@@ -59,7 +52,7 @@ eachDialect((dialect) => {
       // New mail while the poller idles: taken without polling (IDLE), and the same mail twice makes one ticket.
       await client.append('INBOX', await rawMail({ from: 'ivy@customers.test', to: SUPPORT, subject: 'Again', text: 'Second.', messageId: '<imap.2@customers.test>' }))
       await client.append('INBOX', await rawMail({ from: 'ivy@customers.test', to: SUPPORT, subject: 'Again', text: 'Second.', messageId: '<imap.2@customers.test>' }))
-      await until(async () => (await client.status('Processed', { messages: true })).messages === 3)
+      await eventually('three messages moved to Processed', async () => (await client.status('Processed', { messages: true })).messages === 3)
       assert.equal((await tickets(d)).length, 2)
     })
   })

@@ -1,5 +1,6 @@
 import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
+import { eventually } from '@helpdesk/core/testing'
 import { randomBytes } from 'node:crypto'
 import { existsSync, statSync } from 'node:fs'
 import { resolve as resolvePath } from 'node:path'
@@ -52,15 +53,6 @@ function asChunk (data: Buffer): Buffer {
 async function writeAll (socket: Socket, data: Buffer): Promise<void> {
   await new Promise<void>((resolve) => { if (socket.write(data)) resolve(); else socket.once('drain', resolve) })
   await new Promise((resolve) => setTimeout(resolve, 1))
-}
-
-/** Waits until `check` holds (the server finishes with a cut request in the background), or fails after `ms`. */
-async function eventually (check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms
-  while (!await check()) {
-    if (Date.now() > until) assert.fail(`not within ${ms} ms: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
 }
 
 eachDialect((dialect) => {
@@ -156,11 +148,11 @@ eachDialect((dialect) => {
           const piece = randomBytes(256 * 1024)
           for (let sent = 0; sent < 4 * MB; sent += piece.length) await writeAll(socket, chunked ? asChunk(piece) : piece)
           // Bytes are on disk by now: the upload streams to its file as it arrives.
-          await eventually(() => storedFiles(h).length === 1, 5000, 'the upload to start writing its file')
+          await eventually('the upload to start writing its file', () => storedFiles(h).length === 1, { timeoutMs: 5000 })
         } finally {
           socket.destroy()
         }
-        await eventually(() => storedFiles(h).length === 0, 5000, 'the partial file to be removed')
+        await eventually('the partial file to be removed', () => storedFiles(h).length === 0, { timeoutMs: 5000 })
         assert.deepEqual(await counts(), before, 'no row from the aborted upload')
       }
       const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`)
@@ -183,7 +175,7 @@ eachDialect((dialect) => {
           await writeAll(socket, piece)
           sent += piece.length
         }
-        await eventually(() => received().includes('}'), 5000, 'the whole answer')
+        await eventually('the whole answer', () => received().includes('}'), { timeoutMs: 5000 })
         const text = received()
         assert.match(text, /^HTTP\/1\.1 413 /, `the answer: ${text.slice(0, 200)}`)
         assert.match(text, /"message":"The file may not be greater than 30 MB\."/)
@@ -192,7 +184,7 @@ eachDialect((dialect) => {
       } finally {
         socket.destroy()
       }
-      await eventually(() => storedFiles(h).length === 0, 5000, 'the partial file to be removed')
+      await eventually('the partial file to be removed', () => storedFiles(h).length === 0, { timeoutMs: 5000 })
       assert.deepEqual(await counts(), before)
     })
   })

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { eventually } from '@helpdesk/core/testing'
 import { backgroundCheckpointers, checkpointInBackground } from '../src/dialects/sqlite-checkpointer.js'
 import { connectionHolders } from '../src/dialects/sqlite-statements.js'
 import { createKnexStore } from '../src/index.js'
@@ -42,21 +43,13 @@ function rowsInFileAlone (dir: string, file: string): number {
   }
 }
 
-async function until (condition: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 /** Whether the connection's checkpointer started and its worker opened the file. */
 async function started (connection: object): Promise<boolean | undefined> {
-  await until(() => backgroundCheckpointers.has(connection as never))
+  await eventually('the checkpointer to start', () => backgroundCheckpointers.has(connection as never), { timeoutMs: 5000 })
   // Polled: the worker does not keep the event loop alive by itself.
   let result: boolean | undefined
   void backgroundCheckpointers.get(connection as never)?.ready.then((value) => { result = value })
-  await until(() => result !== undefined)
+  await eventually('the worker to open the file', () => result !== undefined, { timeoutMs: 5000 })
   return result
 }
 
@@ -83,7 +76,7 @@ describe('background WAL checkpoints (SQLite)', () => {
     checkpointInBackground(db, file, { startDelayMs: 0, intervalMs: 20 })
     assert.equal(await started(db), true)
     assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 10_000, 'the connection keeps its own checkpoint only as a fallback')
-    await until(() => rowsInFileAlone(dir, file) === 50)
+    await eventually('the rows to reach the file itself', () => rowsInFileAlone(dir, file) === 50, { timeoutMs: 5000 })
   })
 
   it('stops the worker before closing, so the last connection removes the log', async (t) => {
