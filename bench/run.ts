@@ -30,9 +30,25 @@ const { values: args } = parseArgs({
     scenarios: { type: 'string' },
     repeat: { type: 'string', default: '1' },
     reseed: { type: 'boolean', default: false },
-    'no-baseline': { type: 'boolean', default: false }
+    'no-baseline': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false }
   }
 })
+
+if (args.help === true) {
+  console.log(`pnpm bench [-- options]
+  --size 10k            ticket counts to seed (or reuse) and measure: 10k,1m for both
+  --db both             sqlite, postgres or both
+  --duration 10         seconds each loaded run lasts
+  --connections 50      concurrent connections of a loaded run
+  --latency-duration 3  seconds of the one-connection run (0: none)
+  --warmup 2            seconds of warm-up before each run (0: none)
+  --scenarios a,b       only these (${SCENARIOS.map((s) => s.name).join(', ')})
+  --repeat 1            rounds, alternating the help desk and the baseline
+  --reseed              seed again even where a cached database exists
+  --no-baseline         measure the help desk alone`)
+  process.exit(0)
+}
 
 const sizes = (args.size ?? '10k').split(',').map((s) => s.trim()).filter((s) => s !== '')
 sizes.forEach(parseSize)
