@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Store } from '../store.js'
 import { formatDateTime, type Clock } from '../time.js'
-import type { Job, JobStatus } from './job.js'
+import type { Job, JobStatus, NewJob } from './job.js'
 
 export type JobHandler = (job: Job) => Promise<void>
 
@@ -99,10 +99,15 @@ export class JobRunner {
 
   private async enqueueRecurring (type: string, delayMs: number): Promise<void> {
     try {
-      await this.store.jobs.enqueue([{ type, uniqueKey: `recurring:${type}`, runAt: formatDateTime(new Date(this.clock.now().getTime() + delayMs)) }])
+      await this.store.jobs.enqueue([this.recurringJob(type, delayMs)])
     } catch (error) {
       this.failed(error)
     }
+  }
+
+  /** The one active job a recurring type keeps (its unique key), due in `delayMs`. */
+  private recurringJob (type: string, delayMs: number): NewJob {
+    return { type, uniqueKey: `recurring:${type}`, runAt: formatDateTime(new Date(this.clock.now().getTime() + delayMs)) }
   }
 
   /** Stops claiming and waits for the jobs under way. */
@@ -228,19 +233,23 @@ export class JobRunner {
       clearInterval(beat)
     }
     try {
-      let finished = true
-      if (failure === null) {
-        await this.store.jobs.complete(job.id)
-      } else {
-        const delay = failure instanceof RetryJobError ? failure.retryAfterMs : registration.backoff(job.attempts)
-        const retryAt = job.attempts >= job.maxAttempts || isPermanent(failure)
-          ? null
-          : formatDateTime(new Date(this.clock.now().getTime() + delay))
-        await this.store.jobs.fail(job.id, messageOf(failure), retryAt)
-        finished = retryAt === null
-      }
       const interval = this.recurring.get(job.type)
-      if (finished && interval !== undefined) await this.enqueueRecurring(job.type, interval)
+      // A recurring job's next run is enqueued in the transaction that finishes this one: its key is
+      // never without an active job, which another instance starting now would fill with a run of its own.
+      await this.store.transaction(async (tx) => {
+        let finished = true
+        if (failure === null) {
+          await tx.jobs.complete(job.id)
+        } else {
+          const delay = failure instanceof RetryJobError ? failure.retryAfterMs : registration.backoff(job.attempts)
+          const retryAt = job.attempts >= job.maxAttempts || isPermanent(failure)
+            ? null
+            : formatDateTime(new Date(this.clock.now().getTime() + delay))
+          await tx.jobs.fail(job.id, messageOf(failure), retryAt)
+          finished = retryAt === null
+        }
+        if (finished && interval !== undefined) await tx.jobs.enqueue([this.recurringJob(job.type, interval)])
+      })
     } catch (error) {
       // The lease expires and another claim runs the job again.
       this.failed(error, job)
