@@ -1,15 +1,9 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { eventually } from '@helpdesk/core/testing'
 import { createKnexStore, testDialects } from '../src/index.js'
 import { testStore } from './test-store.js'
 
-async function until (condition: () => boolean, ms = 5000): Promise<void> {
-  const started = Date.now()
-  while (!condition()) {
-    if (Date.now() - started > ms) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 const event = (n: number) => ({ type: 'Test.Happened', actor_id: null, ticket_id: null, payload: { n } })
 
@@ -25,14 +19,14 @@ describe('event notifier across processes (postgres)', { skip: !testDialects().i
     const stop = await other.eventNotifier.listen({ ids: (ids) => { heard.push(...ids) }, resync: () => { resyncs++ } })
     t.after(stop)
     const first = await store.eventLog.append([event(1)])
-    await until(() => heard.length === 1)
+    await eventually('the first announcement', () => heard.length === 1, { timeoutMs: 5000, intervalMs: 10 })
     assert.deepEqual(heard, first)
     // Kill the listening connection (the only one on the database issuing LISTEN).
     await store.knex.raw(`select pg_terminate_backend(pid) from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN helpdesk_events%'`)
-    await until(() => resyncs === 1, 10_000)
+    await eventually('a resync after the lost connection', () => resyncs === 1, { timeoutMs: 10_000, intervalMs: 10 })
     const second = await store.eventLog.append([event(2)])
-    await until(() => heard.length === 2, 5000)
+    await eventually('the announcement after reconnecting', () => heard.length === 2, { timeoutMs: 5000, intervalMs: 10 })
     assert.deepEqual(heard.slice(1), second)
   })
 
@@ -50,7 +44,7 @@ describe('event notifier across processes (postgres)', { skip: !testDialects().i
     // Inserted by hand, past the store: the trigger announces any insert.
     const rows = Array.from({ length: 1200 }, (_, n) => ({ type: 'Test.Happened', actor_id: null, ticket_id: null, payload: JSON.stringify({ n }), created_at: '2026-01-01 00:00:00' }))
     const inserted = await store.knex('event_log').insert(rows).returning('id') as Array<{ id: number }>
-    await until(() => notifications.flat().length >= 1200)
+    await eventually('1,200 announced ids', () => notifications.flat().length >= 1200, { timeoutMs: 5000, intervalMs: 10 })
     assert.deepEqual(notifications.map((ids) => ids.length), [500, 500, 200])
     assert.deepEqual(notifications.flat(), inserted.map((row) => row.id).sort((a, b) => a - b))
   })

@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import assert from 'node:assert/strict'
 import { createHelpdesk, formatDateTime, JobRunner, type Clock, type Job } from '@helpdesk/core'
+import { eventually } from '@helpdesk/core/testing'
 import { createKnexStore, testDialects } from '../src/index.js'
 import { testStore } from './test-store.js'
 
@@ -13,17 +14,7 @@ function manualClock (start = Date.parse('2026-01-01T00:00:00Z')): Clock & { adv
   return { now: () => new Date(now), advance: (ms) => { now += ms } }
 }
 
-function until (condition: () => boolean, ms = 5000): Promise<void> {
-  const started = Date.now()
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      if (condition()) resolve()
-      else if (Date.now() - started > ms) reject(new Error('timed out'))
-      else setTimeout(check, 10)
-    }
-    check()
-  })
-}
+const sleep = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, ms)) }
 
 for (const dialect of testDialects()) {
   describe(`jobs and the event log on ${dialect}`, () => {
@@ -124,10 +115,10 @@ for (const dialect of testDialects()) {
       runner.start({ pollMs: 60_000 })
       t.after(async () => { await runner.stop() })
       await store.transaction(async (tx) => await tx.jobs.enqueue(Array.from({ length: 7 }, () => ({ type: 'slow' }))))
-      await until(() => done === 7)
+      await eventually('every job to run', () => done === 7, { timeoutMs: 5000, intervalMs: 10 })
       assert.equal(most, 3)
       await store.jobs.enqueue([{ type: 'slow' }])
-      await until(() => running === 1)
+      await eventually('one job to run', () => running === 1, { timeoutMs: 5000, intervalMs: 10 })
       await runner.stop()
       assert.equal(done, 8)
       assert.equal((await store.jobs.list({ status: ['done'] })).length, 8)
@@ -149,9 +140,9 @@ for (const dialect of testDialects()) {
       runner.register('crash.test', async (job) => { ran.push(job.attempts) }, { leaseMs: 1500 })
       runner.start({ pollMs: 100 })
       t.after(async () => { await runner.stop() })
-      await until(() => ran.length === 1, 10_000)
+      await eventually('the job to be claimed again', () => ran.length === 1, { timeoutMs: 10_000, intervalMs: 10 })
       assert.deepEqual(ran, [2], 'the second claim of the job')
-      await until(() => false, 100).catch(() => {})
+      await sleep(100)
       assert.equal((await store.jobs.findById(id!))?.status, 'done')
     })
 
@@ -166,8 +157,8 @@ for (const dialect of testDialects()) {
         return runner
       })
       for (const runner of runners) runner.start({ pollMs: 60_000 })
-      await until(() => runs === 1)
-      await until(() => false, 200).catch(() => {})
+      await eventually('the recurring job to run', () => runs === 1, { timeoutMs: 5000, intervalMs: 10 })
+      await sleep(200)
       await Promise.all(runners.map(async (r) => { await r.stop() }))
       assert.equal(runs, 1)
       const jobs = await store.jobs.list({ type: 'tidy' })
@@ -182,7 +173,7 @@ for (const dialect of testDialects()) {
       const helpdesk = createHelpdesk({ store })
       for (const type of ['import.run', 'uploads.prune', 'events.prune', 'webhooks.prune']) assert.ok(helpdesk.jobs.registered(type), type)
       helpdesk.jobs.start({ pollMs: 60_000 })
-      await until(() => false, 300).catch(() => {})
+      await sleep(300)
       await helpdesk.jobs.stop()
       const recurring = (await store.jobs.list({})).filter((j) => j.uniqueKey !== null).map((j) => `${j.type}:${j.status}`).sort()
       assert.deepEqual(recurring, [
@@ -208,14 +199,14 @@ for (const dialect of testDialects()) {
         t.after(async () => { await Promise.all(runners.map(async (r) => { await r.stop() })) })
         await new Promise((resolve) => setTimeout(resolve, 200)) // the LISTEN connections open
         await second.jobs.enqueue(Array.from({ length: 40 }, () => ({ type: 'shared' })))
-        await until(() => ran.length >= 40)
+        await eventually('40 jobs to run', () => ran.length >= 40, { timeoutMs: 5000, intervalMs: 10 })
         await new Promise((resolve) => setTimeout(resolve, 100))
         assert.equal(ran.length, 40)
         assert.equal(new Set(ran.map(([, id]) => id)).size, 40)
         // Only the first instance's runner hears of the next job through NOTIFY (pollMs is a minute).
         await runners[1]!.stop()
         await second.jobs.enqueue([{ type: 'shared' }])
-        await until(() => ran.length === 41)
+        await eventually('the 41st job to run', () => ran.length === 41, { timeoutMs: 5000, intervalMs: 10 })
         assert.equal(ran[40]![0], 'r0')
       })
     }
