@@ -18,7 +18,7 @@ import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
 import { createAttachmentRepository } from './repositories/attachment-repository.js'
 import { createCommentRepository } from './repositories/comment-repository.js'
-import { createTicketRepository } from './repositories/ticket-repository.js'
+import { createTicketRepository, ticketReadsById } from './repositories/ticket-repository.js'
 import { createEventLogRepository } from './repositories/event-log-repository.js'
 import { createJobRepository } from './repositories/job-repository.js'
 import { createMailRepository } from './repositories/mail-repository.js'
@@ -114,7 +114,7 @@ export class KnexStore extends RepositoryFields implements Store {
     readonly eventNotifier: StoreEventNotifier = dialect.name === 'postgres' ? createPostgresNotifier(listenConnectionOf(knex)) : createInProcessNotifier()
   ) {
     super()
-    this.repositoryContext = { db: knex, dialect, clock, readMarks }
+    this.repositoryContext = { db: knex, dialect, clock, readMarks, ticketsById: inTransaction ? undefined : ticketReadsById(knex, dialect) }
     this.repositoryHooks = {
       appended: async (ids) => {
         if (inTransaction) this.appendedEventIds.push(...ids)

@@ -27,6 +27,13 @@ export interface Dialect {
    */
   readonly plansFromStatistics: boolean
   /**
+   * Whether reads of single rows by id made in one turn of the event loop are
+   * gathered into one statement (`PointReads`): on PostgreSQL each statement
+   * is a round trip to another process; SQLite reads a row synchronously, in
+   * microseconds, and gains nothing from waiting for the turn to end.
+   */
+  readonly gathersPointReads: boolean
+  /**
    * A derived table `v` of `rows` (one value per column, in order) for `FROM`:
    * PostgreSQL binds one array per column (`unnest`), so the statement's text
    * does not vary with the number of rows; SQLite lists the rows (`VALUES`).

@@ -2,7 +2,9 @@ import type { Knex } from 'knex'
 import { formatDateTime, type Clock } from '@helpdesk/core'
 import type { Dialect } from '../dialects/dialect.js'
 import { dialectOfKnex } from '../dialects/index.js'
+import type { PointReads } from './point-reads.js'
 import type { ReadMarks } from './read-marks.js'
+import type { TicketRow } from '../rows/ticket-rows.js'
 
 /** What a repository is built from: the connection (or open transaction), the dialect, a clock. */
 export interface RepositoryContext {
@@ -11,6 +13,8 @@ export interface RepositoryContext {
   clock: Clock
   /** Ticket reads, committed in groups: shared by the store and its transactions. */
   readMarks: ReadMarks
+  /** Ticket reads by id gathered per turn (`ticketReadsById`): the pool's only, never a transaction's. */
+  ticketsById?: PointReads<TicketRow>
 }
 
 export function now (ctx: RepositoryContext): string {

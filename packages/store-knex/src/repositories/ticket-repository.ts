@@ -1,8 +1,10 @@
+import type { Knex } from 'knex'
 import {
   CommentType, ticketList,
   type Category, type Comment, type CommentVisibility, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
   type PersonSummary, type WithIncludes
 } from '@helpdesk/core'
+import type { Dialect } from '../dialects/dialect.js'
 import { countInclude, loadIncludes, parseExact, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
 import {
   commentColumns, commentFromRow, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
@@ -12,6 +14,7 @@ import { attachmentsInclude } from './attachment-repository.js'
 import { commentVisibleSql } from './comment-repository.js'
 import { categoriesByIds } from './category-repository.js'
 import { peopleByIds } from './customer-note-repository.js'
+import { PointReads } from './point-reads.js'
 import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 import { listTickets } from './ticket-list.js'
@@ -128,6 +131,18 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
 /** Behind every ticket view, comment and update: a prepared statement. */
 const FIND_TICKET_BY_ID = `select ${ticketColumns.join(', ')} from tickets where tickets.id = ?`
 
+/**
+ * The ticket reads of the pool (not of a transaction) gathered per turn, where the dialect says a
+ * statement is worth saving (`gathersPointReads`): one prepared statement for a turn's ticket views.
+ */
+export function ticketReadsById (db: Knex, dialect: Dialect): PointReads<TicketRow> | undefined {
+  if (!dialect.gathersPointReads) return undefined
+  return new PointReads(async (ids) => {
+    const list = dialect.inIds('tickets.id', ids)
+    return await dialect.run<TicketRow>(db, `select ${ticketColumns.join(', ')} from tickets where ${list.sql}`, list.bindings)
+  }, (row) => row.id)
+}
+
 /** Ticket fields the search document is built from: a patch touching none of them leaves it as is. */
 const searchedFields = ['title', 'body', 'additional']
 
@@ -135,8 +150,8 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
   const { db, dialect } = ctx
   return {
     async findById (id) {
-      const [row] = await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id])
-      return row === undefined ? null : ticketFromRow(row)
+      const row = ctx.ticketsById !== undefined ? await ctx.ticketsById.get(id) : (await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id]))[0]
+      return row === undefined || row === null ? null : ticketFromRow(row)
     },
     async create (ticket) {
       const row = rowFromNewTicket(ticket, now(ctx))
