@@ -63,6 +63,12 @@ async function plan (store: KnexStore, { sql, bindings }: Issued): Promise<strin
   return rows.map((r) => r.detail).join('\n')
 }
 
+/**
+ * A search's read of the matching ticket ids: a statement of its own, or on PostgreSQL one that
+ * reads it with the search's other independent reads (`union all`, each row tagged with its part).
+ */
+const documentRead = /^select ([`"]tickets[`"]\.[`"]id[`"]|\d+ as part, id) from/
+
 /** The tickets `actor` may see whose text has `word`, sorted newest first, by brute force. */
 async function expected (s: Seeded, actor: User, word: string): Promise<number[]> {
   const rows = await s.store.knex('tickets').select('id', 'created_at', 'user_id', 'private', 'body', 'title')
@@ -84,7 +90,7 @@ for (const dialect of testDialects()) {
         assert.equal(page.totalIsLowerBound, undefined)
         assert.deepEqual(page.items.map((i) => i.id), all.slice(0, 15))
         // The first read: the matching ids the list may show, driven by the full-text index.
-        const candidates = issued.find((q) => /^select [`"]tickets[`"]\.[`"]id[`"] from/.test(q.sql) && /match|@@/.test(q.sql))
+        const candidates = issued.find((q) => documentRead.test(q.sql) && /match|@@/.test(q.sql))
         assert.ok(candidates !== undefined, issued.map((q) => q.sql).join('\n'))
         const explained = await plan(s.store, candidates)
         if (dialect === 'postgres') assert.match(explained, /Bitmap Index Scan on tickets_search_document_index/, explained)
@@ -156,7 +162,7 @@ for (const dialect of testDialects()) {
       const customer = s.owners[3]!
       const { page, issued } = await search(s, customer, 'foxtrot')
       assert.deepEqual(page.items.map((i) => i.id), (await expected(s, customer, 'foxtrot')).slice(0, 15))
-      const candidates = issued.filter((q) => /^select [`"]tickets[`"]\.[`"]id[`"] from/.test(q.sql) && /match|@@/.test(q.sql))
+      const candidates = issued.filter((q) => documentRead.test(q.sql) && /match|@@/.test(q.sql))
       const publicBranch = candidates.find((q) => /public_search/.test(q.sql)) as Issued
       assert.ok(publicBranch !== undefined, issued.map((q) => q.sql).join('\n'))
       const publicPlan = await plan(s.store, publicBranch)
@@ -165,10 +171,11 @@ for (const dialect of testDialects()) {
         assert.match(publicPlan, /SCAN tickets_public_search VIRTUAL TABLE INDEX \d+:M/, publicPlan)
         assert.match(publicPlan, /SEARCH tickets USING (INTEGER PRIMARY KEY|INDEX tickets_private_id_index \(private=\? AND id=\?)/, publicPlan)
       }
-      const ownBranch = candidates.find((q) => !/public_search/.test(q.sql)) as Issued
+      // PostgreSQL reads both branches (and the owners) with one statement.
+      const ownBranch = candidates.find((q) => dialect === 'postgres' || !/public_search/.test(q.sql)) as Issued
       assert.ok(ownBranch !== undefined, issued.map((q) => q.sql).join('\n'))
       const ownPlan = await plan(s.store, ownBranch)
-      if (dialect === 'postgres') assert.doesNotMatch(ownPlan, /Seq Scan/, ownPlan)
+      if (dialect === 'postgres') assert.doesNotMatch(ownPlan, /Seq Scan on tickets/, ownPlan)
       else assert.match(ownPlan, /SCAN tickets_search VIRTUAL TABLE INDEX \d+:M|SEARCH tickets USING (COVERING )?INDEX/, ownPlan)
       // Another owner's purchase code does not match for a customer, the customer's own does; staff match both.
       const publicOther = s.ids[2406]!

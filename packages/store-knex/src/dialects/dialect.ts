@@ -27,12 +27,13 @@ export interface Dialect {
    */
   readonly plansFromStatistics: boolean
   /**
-   * Whether reads of single rows by id made in one turn of the event loop are
-   * gathered into one statement (`PointReads`): on PostgreSQL each statement
-   * is a round trip to another process; SQLite reads a row synchronously, in
-   * microseconds, and gains nothing from waiting for the turn to end.
+   * Whether each statement is a round trip to another process (PostgreSQL),
+   * so that saving statements is worth some work: a turn's reads by id are
+   * gathered into one (`PointReads`), a search's independent reads are sent
+   * as one. SQLite runs a statement in-process and synchronously, in
+   * microseconds, and gains nothing from either.
    */
-  readonly gathersPointReads: boolean
+  readonly statementsAreRoundTrips: boolean
   /**
    * A derived table `v` of `rows` (one value per column, in order) for `FROM`:
    * PostgreSQL binds one array per column (`unnest`), so the statement's text

@@ -51,7 +51,7 @@ export const postgresDialect: Dialect = {
   runAll: runAllWith(postgresRun, postgresRunAll),
   unindexedColumn: '??',
   plansFromStatistics: true,
-  gathersPointReads: true,
+  statementsAreRoundTrips: true,
   rowsTable (columns, rows) {
     const arrays = columns.map((c) => `?::${c.type}[]`).join(', ')
     return { sql: `unnest(${arrays}) as v(${columns.map((c) => `"${c.name}"`).join(', ')})`, bindings: columns.map((_, i) => rows.map((row) => row[i])) }

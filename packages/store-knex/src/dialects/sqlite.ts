@@ -48,7 +48,7 @@ export const sqliteDialect: Dialect = {
   runAll: runAllWith(sqliteRun, sqliteRunAll),
   unindexedColumn: '+??',
   plansFromStatistics: false,
-  gathersPointReads: false,
+  statementsAreRoundTrips: false,
   rowsTable (columns, rows) {
     const names = columns.map((c, i) => `column${i + 1} as "${c.name}"`).join(', ')
     const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')

@@ -132,11 +132,11 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
 const FIND_TICKET_BY_ID = `select ${ticketColumns.join(', ')} from tickets where tickets.id = ?`
 
 /**
- * The ticket reads of the pool (not of a transaction) gathered per turn, where the dialect says a
- * statement is worth saving (`gathersPointReads`): one prepared statement for a turn's ticket views.
+ * The ticket reads of the pool (not of a transaction) gathered per turn where a statement is a
+ * round trip (`statementsAreRoundTrips`): one prepared statement for a turn's ticket views.
  */
 export function ticketReadsById (db: Knex, dialect: Dialect): PointReads<TicketRow> | undefined {
-  if (!dialect.gathersPointReads) return undefined
+  if (!dialect.statementsAreRoundTrips) return undefined
   return new PointReads(async (ids) => {
     const list = dialect.inIds('tickets.id', ids)
     return await dialect.run<TicketRow>(db, `select ${ticketColumns.join(', ')} from tickets where ${list.sql}`, list.bindings)

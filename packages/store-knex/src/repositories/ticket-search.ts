@@ -124,6 +124,24 @@ async function viewerHas (db: Knex, viewer: number, value: string): Promise<bool
 }
 
 /**
+ * The ids each query (`select id ...`, or none) reads, read with one statement: the queries joined
+ * by `union all`, each row tagged with its query's position.
+ */
+async function idsInOneStatement<const Q extends ReadonlyArray<Knex.QueryBuilder | null>> (db: Knex, queries: Q): Promise<{ [K in keyof Q]: Array<{ id: number }> }> {
+  const lists = queries.map((): Array<{ id: number }> => []) as { [K in keyof Q]: Array<{ id: number }> } & Array<Array<{ id: number }>>
+  const parts = queries.flatMap((query, i) => {
+    if (query === null) return []
+    const { sql, bindings } = query.toSQL()
+    return [{ sql: `select ${i} as part, id from (${sql}) as part${i}`, bindings }]
+  })
+  if (parts.length === 0) return lists
+  const result = await db.raw(parts.map((part) => part.sql).join(' union all '), parts.flatMap((part) => [...part.bindings])) as
+    { rows: Array<{ part: number, id: number }> } | Array<{ part: number, id: number }>
+  for (const row of Array.isArray(result) ? result : result.rows) lists[row.part]?.push({ id: row.id })
+  return lists
+}
+
+/**
  * Plans `filter[search]=text` on `listed` (a query of the tickets the list
  * may show to a caller of `visibility`): a few reads of at most LIMIT + 1 ids
  * each, driven by the indexes (full text, owners' substrings, then those
@@ -145,20 +163,26 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
   const owner = [...search].length >= fullText.substringMinLength ? search : null
   const over = SEARCH_COUNT_LIMIT + 1
   const listedIds = (): Knex.QueryBuilder => limitTo(listed.clone().clearSelect().clearOrder().select('tickets.id'), over)
-  const matchingIds = (index: FullTextIndex, query: string | null, branch?: (qb: Knex.QueryBuilder) => void): Promise<Array<{ id: number }>> | [] => {
-    if (query === null) return []
+  const matchingIds = (index: FullTextIndex, query: string | null, branch?: (qb: Knex.QueryBuilder) => void): Knex.QueryBuilder | null => {
+    if (query === null) return null
     const documents = listedIds()
     branch?.(documents)
     fullText.restrictToMatches(documents, index, query, 'tickets.id')
-    return documents as Promise<Array<{ id: number }>>
+    return documents
   }
   const nameColumns = viewer === null ? ownerSearchColumns : publicOwnerSearchColumns
+  const ownDocuments = matchingIds(ticketSearchIndex, compiled, viewer === null ? undefined : (qb) => { void qb.where('tickets.user_id', viewer) })
+  const publicDocuments = viewer === null ? null : matchingIds(ticketPublicSearchIndex, compiledPublic, (qb) => { void qb.where('tickets.private', false) })
 
-  // Independent reads: concurrent where the database serves several at once (PostgreSQL's pool).
-  const [ownDocumentIds, publicDocumentIds, ownerIds, viewerMatches] = await Promise.all([
-    matchingIds(ticketSearchIndex, compiled, viewer === null ? undefined : (qb) => { void qb.where('tickets.user_id', viewer) }),
-    viewer === null ? [] : matchingIds(ticketPublicSearchIndex, compiledPublic, (qb) => { void qb.where('tickets.private', false) }),
-    owner === null ? [] : fullText.readSubstringMatchingIds(db, 'users', nameColumns, owner, over),
+  // Independent reads: one statement where each would be a round trip (PostgreSQL), else each on its own.
+  const [[ownDocumentIds, publicDocumentIds, ownerIds], viewerMatches] = await Promise.all([
+    dialect.statementsAreRoundTrips
+      ? idsInOneStatement(db, [ownDocuments, publicDocuments, owner === null ? null : fullText.substringMatchingIds(db, 'users', nameColumns, owner, over)])
+      : Promise.all([
+        ownDocuments ?? [],
+        publicDocuments ?? [],
+        owner === null ? [] : fullText.readSubstringMatchingIds(db, 'users', nameColumns, owner, over)
+      ] as const),
     owner === null || viewer === null
       ? false
       : viewerHas(db, viewer, owner)
