@@ -1,7 +1,7 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import type { Helpdesk, Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import helpdeskPlugin, { buildHelpdesk, frameworkErrors, openapiOptions, type HelpdeskPluginPrebuiltOptions } from '@helpdesk/fastify'
 import helpdeskWeb from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
@@ -50,10 +50,53 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   })
   // Registered at the root so Swagger UI lists every route the plugin adds.
   await app.register(swagger, openapiOptions(config.plugin.prefix))
-  await app.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: true } })
+  installDocs(app)
   // The plugin runs the background jobs (imports, pruning, webhook deliveries) from ready to close, unless `--no-workers`.
   await app.register(helpdeskPlugin, { ...pluginOptionsFor(config, helpdesk), workers: options.workers ?? true })
   if (config.web) await app.register(helpdeskWeb, { prefix: '/', apiPrefix: config.plugin.prefix })
   app.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ message: 'Not found.' }))
   return app
+}
+
+/** Hop-by-hop and per-connection headers of the docs app's answer, which the server's own answer sets itself. */
+const UNFORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
+
+/**
+ * Swagger UI at `DOCS_PATH`, loaded with its first request: `@fastify/swagger-ui`
+ * and the static-file stack it brings (`@fastify/static`, `@fastify/send`,
+ * glob, minimatch, mime: about 80 modules, a tenth of a cold start's CPU)
+ * stay off the start-up path. It runs on a Fastify instance of its own that
+ * never listens, given the document this server's `@fastify/swagger`
+ * generates, and each request under `DOCS_PATH` is handed to it (`inject`);
+ * what it does not know gets the server's own 404.
+ */
+function installDocs (app: FastifyInstance): void {
+  let docs: Promise<FastifyInstance> | undefined
+  const build = async (): Promise<FastifyInstance> => {
+    const { default: swaggerUi } = await import('@fastify/swagger-ui')
+    const ui = Fastify({ logger: false })
+    // The document of the server (every route it has), under the name Swagger UI depends on.
+    await ui.register(fp(async (instance) => { instance.decorate('swagger', app.swagger.bind(app)) }, { name: '@fastify/swagger' }))
+    await ui.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: true } })
+    await ui.ready()
+    return ui
+  }
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    docs ??= build().catch((error: unknown) => { docs = undefined; throw error })
+    const ui = await docs
+    const answer = await ui.inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers })
+    if (answer.statusCode === 404) {
+      reply.callNotFound()
+      return reply
+    }
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined && !UNFORWARDED.has(name)) void reply.header(name, value)
+    }
+    // A redirect or a 304 carries no body (and so no content type to invent).
+    return await reply.code(answer.statusCode).send(answer.rawPayload.length > 0 ? answer.rawPayload : undefined)
+  }
+  const hide = { schema: { hide: true } }
+  app.route({ method: ['GET', 'HEAD'], url: DOCS_PATH, handler, exposeHeadRoute: false, ...hide })
+  app.route({ method: ['GET', 'HEAD'], url: `${DOCS_PATH}/*`, handler, exposeHeadRoute: false, ...hide })
+  app.addHook('onClose', async () => { if (docs !== undefined) await (await docs.catch(() => null))?.close() })
 }

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { escapeHtml } from '@helpdesk/core'
 import type { ResolvedWebOptions } from './options.js'
 
@@ -53,6 +52,28 @@ function sendIndex (reply: FastifyReply, page: string): FastifyReply {
   return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page)
 }
 
+let loadingSend: Promise<typeof import('@fastify/send').default> | undefined
+
+/**
+ * The file `path` (relative to `root`, as the URL names it) as the answer, with
+ * `@fastify/send` (ETag, Last-Modified, conditional requests, ranges; no
+ * dotfiles, nothing outside `root`), which is loaded with the first file asked
+ * for: the static-file stack stays off the server's start-up path. A missing
+ * file gets the server's 404.
+ */
+async function sendFile (request: FastifyRequest, reply: FastifyReply, root: string, path: string, options: { maxAge: number, immutable?: boolean }): Promise<FastifyReply> {
+  const send = await (loadingSend ??= import('@fastify/send').then((module) => module.default))
+  // send decodes the path it is given, so it gets the URL's form of it.
+  const result = await send(request.raw, encodeURI(`/${path}`), { root, ...options })
+  if (result.type === 'file') return await reply.code(result.statusCode).headers(result.headers).send(result.stream)
+  const error = result.type === 'error' ? result.metadata.error as Error & { status?: number, code?: string } : null
+  if (error === null || error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.status === 404) {
+    reply.callNotFound()
+    return reply
+  }
+  return await reply.send(error)
+}
+
 /**
  * Serves the single-page app: hashed `assets/*` cached for a year (immutable),
  * other top-level files of the build for an hour, and index.html (no-cache)
@@ -64,14 +85,14 @@ export async function installApp (app: FastifyInstance, options: ResolvedWebOpti
   let page: string
   if (built) {
     page = prepareIndex(readFileSync(indexFile, 'utf8'), options)
-    await app.register(fastifyStatic, { root: options.appDir, serve: false })
+    const root = options.appDir
     app.get(`${options.base}/assets/*`, async (request, reply) => {
       const file = (request.params as { '*': string })['*']
-      return await reply.sendFile(join('assets', file), { maxAge: YEAR_MS, immutable: true })
+      return await sendFile(request, reply, root, `assets/${file}`, { maxAge: YEAR_MS, immutable: true })
     })
     for (const name of readdirSync(options.appDir)) {
       if (name === 'index.html' || name.startsWith('.') || !statSync(join(options.appDir, name)).isFile()) continue
-      app.get(`${options.base}/${name}`, async (_request, reply) => await reply.sendFile(name, { maxAge: 60 * 60 * 1000 }))
+      app.get(`${options.base}/${name}`, async (request, reply) => await sendFile(request, reply, root, name, { maxAge: 60 * 60 * 1000 }))
     }
   } else {
     app.log.warn(`@helpdesk/web: no built console in ${options.appDir} (run pnpm build); serving a placeholder page`)
