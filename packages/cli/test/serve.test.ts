@@ -23,6 +23,15 @@ describe('helpdesk serve', () => {
     assert.match(page.headers.get('content-type') ?? '', /text\/html/)
     assert.match(await page.text(), /swagger-ui/i)
 
+    // Swagger UI is built with the first request under /docs: its files, and the server's own 404 for what it lacks.
+    const css = await fetch(`${origin}/docs/static/swagger-ui.css`)
+    assert.equal(css.status, 200)
+    assert.match(css.headers.get('content-type') ?? '', /text\/css/)
+    assert.ok((await css.text()).length > 1000)
+    const unknownFile = await fetch(`${origin}/docs/static/no-such-file.js`)
+    assert.equal(unknownFile.status, 404)
+    assert.deepEqual(await unknownFile.json(), { message: 'Not found.' })
+
     const json = await fetch(`${origin}/docs/json`)
     assert.equal(json.status, 200)
     const doc = await json.json() as { openapi: string, paths: Record<string, Record<string, unknown>> }
