@@ -234,9 +234,7 @@ export class JobRunner {
     }
     try {
       const interval = this.recurring.get(job.type)
-      // A recurring job's next run is enqueued in the transaction that finishes this one: its key is
-      // never without an active job, which another instance starting now would fill with a run of its own.
-      await this.store.transaction(async (tx) => {
+      const finish = async (tx: Store): Promise<void> => {
         let finished = true
         if (failure === null) {
           await tx.jobs.complete(job.id)
@@ -249,7 +247,11 @@ export class JobRunner {
           finished = retryAt === null
         }
         if (finished && interval !== undefined) await tx.jobs.enqueue([this.recurringJob(job.type, interval)])
-      })
+      }
+      // A recurring job's next run is enqueued in the transaction that finishes this one: its key is
+      // never without an active job, which another instance starting now would fill with a run of its own.
+      // Any other job finishes with its one write, no transaction around it.
+      await (interval === undefined ? finish(this.store) : this.store.transaction(finish))
     } catch (error) {
       // The lease expires and another claim runs the job again.
       this.failed(error, job)
