@@ -15,7 +15,7 @@ import { commentVisibleSql } from './comment-repository.js'
 import { categoriesByIds } from './category-repository.js'
 import { peopleByIds } from './customer-note-repository.js'
 import { PointReads } from './point-reads.js'
-import { insertId, insertMany, now, type RepositoryContext } from './repository-context.js'
+import { insertId, insertMany, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 import { listTickets } from './ticket-list.js'
 import { UNASSIGNED } from './ticket-counts.js'
@@ -137,10 +137,7 @@ const FIND_TICKET_BY_ID = `select ${ticketColumns.join(', ')} from tickets where
  */
 export function ticketReadsById (db: Knex, dialect: Dialect): PointReads<TicketRow> | undefined {
   if (!dialect.statementsAreRoundTrips) return undefined
-  return new PointReads(async (ids) => {
-    const list = dialect.inIds('tickets.id', ids)
-    return await dialect.run<TicketRow>(db, `select ${ticketColumns.join(', ')} from tickets where ${list.sql}`, list.bindings)
-  }, (row) => row.id)
+  return new PointReads(async (ids) => await rowsByIds<TicketRow>(db, 'tickets', ticketColumns, ids), (row) => row.id)
 }
 
 /** Ticket fields the search document is built from: a patch touching none of them leaves it as is. */
@@ -150,8 +147,8 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
   const { db, dialect } = ctx
   return {
     async findById (id) {
-      const row = ctx.ticketsById !== undefined ? await ctx.ticketsById.get(id) : (await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id]))[0]
-      return row === undefined || row === null ? null : ticketFromRow(row)
+      const row = ctx.ticketsById !== undefined ? await ctx.ticketsById.get(id) : (await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id]))[0] ?? null
+      return row === null ? null : ticketFromRow(row)
     },
     async create (ticket) {
       const row = rowFromNewTicket(ticket, now(ctx))
