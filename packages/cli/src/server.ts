@@ -64,7 +64,7 @@ const UNFORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'd
 /**
  * Swagger UI at `DOCS_PATH`, loaded with its first request: `@fastify/swagger-ui`
  * and the static-file stack it brings (`@fastify/static`, `@fastify/send`,
- * glob, minimatch, mime: about 80 modules, a tenth of a cold start's CPU)
+ * glob, minimatch, mime: about 80 files)
  * stay off the start-up path. It runs on a Fastify instance of its own that
  * never listens, given the document this server's `@fastify/swagger`
  * generates, and each request under `DOCS_PATH` is handed to it (`inject`);
