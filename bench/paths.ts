@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 
-/** The built CLI (`pnpm build` first): the benchmark runs the real `helpdesk` binary. */
-export const CLI_BIN = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url))
+/** The built CLI (`pnpm build` first): the benchmark runs the real `helpdesk` command, as installed (its bundle). */
+export const CLI_BIN = fileURLToPath(new URL('../packages/cli/bin/helpdesk.js', import.meta.url))
 /** Cached seeded databases (gitignored). */
 export const DATA_DIR = fileURLToPath(new URL('./.data/', import.meta.url))
 /** Where each run writes its JSON and markdown. */

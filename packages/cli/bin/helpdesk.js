@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // The `helpdesk` command. A committed shim so package managers can link the
-// bin before the TypeScript build has produced dist/.
-const entry = new URL('../dist/bin.js', import.meta.url)
+// bin before the build has produced dist/. It runs the bundle `pnpm build`
+// makes (dist/bundle/, see scripts/bundle.mjs: a cold start opens a few
+// dozen files instead of some 1,600), or tsc's output where there is no
+// bundle (a build by `tsc -b` alone, or HELPDESK_NO_BUNDLE=1).
+import { existsSync } from 'node:fs'
+
+const bundle = new URL('../dist/bundle/bin.js', import.meta.url)
+const entry = process.env.HELPDESK_NO_BUNDLE !== '1' && existsSync(bundle) ? bundle : new URL('../dist/bin.js', import.meta.url)
 try {
   await import(entry.href)
 } catch (error) {

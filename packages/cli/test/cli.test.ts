@@ -7,7 +7,7 @@ import { buildProgram, run } from '../src/program.js'
 import { captureIo, serveInProcess, testDatabase } from './in-process.js'
 
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+const bin = fileURLToPath(new URL('../bin/helpdesk.js', import.meta.url))
 
 for (const dialect of testDialects()) {
   describe(`helpdesk CLI on ${dialect}`, () => {

@@ -10,7 +10,7 @@ import { createKnexStore } from '@helpdesk/store-knex'
 import { CliError, loadConfig } from '../src/config.js'
 import { helpdeskFor, pluginOptionsFor } from '../src/server.js'
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+const bin = fileURLToPath(new URL('../bin/helpdesk.js', import.meta.url))
 
 // Every directory of this file lives in one scratch directory, removed at the end.
 const scratch = mkdtempSync(join(tmpdir(), 'helpdesk-config-'))

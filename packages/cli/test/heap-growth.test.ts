@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { CliError } from '../src/config-file.js'
 import { DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthFlag } from '../src/heap-growth.js'
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+const bin = fileURLToPath(new URL('../bin/helpdesk.js', import.meta.url))
 
 describe('heap growth of helpdesk serve', () => {
   it('lets the old generation grow by half by default', () => {

@@ -9,7 +9,7 @@ import { createTestDatabase } from '@helpdesk/store-knex'
 import type { ServeSummary } from '../src/commands/serve.js'
 
 /** The built CLI, as `helpdesk` runs it. */
-export const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+export const bin = fileURLToPath(new URL('../bin/helpdesk.js', import.meta.url))
 
 /** `helpdesk serve` in a child process of its own, which a test can signal and kill. */
 export interface ServerProcess {
