@@ -66,13 +66,19 @@ function isModule (source) {
   return /\bimport\.meta\b|^\s*(import|export)\s/m.test(source)
 }
 
-/** The names a CommonJS module exports (as Node's `import()` of it offers them), read by requiring it here. */
+/**
+ * The names a CommonJS module exports (as Node's `import()` of it offers
+ * them), read by requiring it here. A module that cannot be loaded fails the
+ * build: its importer's named imports would otherwise be undefined.
+ */
 function exportNames (importer, specifier) {
+  let exported
   try {
-    return Object.keys(createRequire(importer)(specifier)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')
-  } catch {
-    return []
+    exported = createRequire(importer)(specifier)
+  } catch (error) {
+    throw new Error(`${specifier}, imported by ${importer}, cannot be loaded to read its exports: ${error.message}`)
   }
+  return Object.keys(exported).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')
 }
 
 /** Each bundled package's root → the names to resolve, one from the other, starting at this package, to reach it. */
