@@ -26,9 +26,10 @@ export interface ServerProcess {
 /**
  * Starts `helpdesk serve --json` on a free port of 127.0.0.1 and resolves once
  * it listens. Quiet, without rate limits, attachments under `storageDir`.
+ * `command` is the `helpdesk` script to run (this package's, by default).
  */
-export async function startServer (databaseUrl: string, storageDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', '--database', databaseUrl, '--host', '127.0.0.1', '--port', '0', '--json'], {
+export async function startServer (databaseUrl: string, storageDir: string, env: Record<string, string> = {}, command = bin): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [command, 'serve', '--database', databaseUrl, '--host', '127.0.0.1', '--port', '0', '--json'], {
     env: { ...process.env, HELPDESK_QUIET: '1', HELPDESK_RATE_LIMIT: '0', HELPDESK_STORAGE_DIR: storageDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
