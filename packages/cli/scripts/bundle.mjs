@@ -81,6 +81,11 @@ function exportNames (importer, specifier) {
   return Object.keys(exported).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')
 }
 
+/** An ES module offering a CommonJS module's exports (`load`, an expression) as Node does: as `default`, and each by name. */
+function asModule (load, names) {
+  return [`const exported = ${load}`, 'export default exported', ...names.map((key) => `export const ${key} = exported.${key}`)].join('\n')
+}
+
 /** Each bundled package's root → the names to resolve, one from the other, starting at this package, to reach it. */
 const chains = new Map([[realpathSync(cliRoot).replace(/\/$/, ''), []]])
 
@@ -118,19 +123,11 @@ const locate = {
       loader: 'js'
     }))
     b.onLoad({ filter: /.*/, namespace: 'installed-module' }, (args) => ({
-      contents: [
-        `const installed = __helpdeskRequire(${JSON.stringify(args.pluginData.chain)}, ${JSON.stringify(args.pluginData.specifier)})`,
-        'export default installed',
-        ...args.pluginData.names.map((key) => `export const ${key} = installed.${key}`)
-      ].join('\n'),
+      contents: asModule(`__helpdeskRequire(${JSON.stringify(args.pluginData.chain)}, ${JSON.stringify(args.pluginData.specifier)})`, args.pluginData.names),
       loader: 'js'
     }))
     b.onLoad({ filter: /.*/, namespace: 'dynamic-commonjs' }, (args) => ({
-      contents: [
-        `const loaded = require(${JSON.stringify(args.pluginData.file)})`,
-        'export default loaded',
-        ...args.pluginData.names.map((key) => `export const ${key} = loaded.${key}`)
-      ].join('\n'),
+      contents: asModule(`require(${JSON.stringify(args.pluginData.file)})`, args.pluginData.names),
       loader: 'js',
       resolveDir: dirname(args.pluginData.file)
     }))
