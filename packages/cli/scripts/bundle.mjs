@@ -118,12 +118,14 @@ const locate = {
       }
       return result
     })
+    // The run-time require of an installed module, from the package at the end of `chain`.
+    const requireInstalled = ({ chain, specifier }) => `__helpdeskRequire(${JSON.stringify(chain)}, ${JSON.stringify(specifier)})`
     b.onLoad({ filter: /.*/, namespace: 'installed' }, (args) => ({
-      contents: `module.exports = __helpdeskRequire(${JSON.stringify(args.pluginData.chain)}, ${JSON.stringify(args.pluginData.specifier)})`,
+      contents: `module.exports = ${requireInstalled(args.pluginData)}`,
       loader: 'js'
     }))
     b.onLoad({ filter: /.*/, namespace: 'installed-module' }, (args) => ({
-      contents: asModule(`__helpdeskRequire(${JSON.stringify(args.pluginData.chain)}, ${JSON.stringify(args.pluginData.specifier)})`, args.pluginData.names),
+      contents: asModule(requireInstalled(args.pluginData), args.pluginData.names),
       loader: 'js'
     }))
     b.onLoad({ filter: /.*/, namespace: 'dynamic-commonjs' }, (args) => ({
