@@ -41,6 +41,8 @@ eachDialect((dialect) => {
       const newTicketMails = d.capture.mails.splice(0)
       assert.deepEqual(newTicketMails.map((m) => m.envelope.to[0]).sort(), [d.admin.user.email, d.agent.user.email].sort())
       assert.equal(newTicketMails[0]?.parsed.subject, `[#${ticketId}] Printer on fire`)
+      // Staff get the staff view of the ticket.
+      assert.ok(newTicketMails.every((m) => (m.parsed.text ?? '').includes(`https://help.desk.test/tickets/${ticketId}\n`)))
 
       await postComment(d.h, d.agent.token, ticketId, { body: '<p>Private thought</p>', type: 2 })
       await postComment(d.h, d.agent.token, ticketId, { body: '<p>Use the <b>extinguisher</b>.</p>' })
@@ -60,7 +62,12 @@ eachDialect((dialect) => {
       assert.match(mail.header('list-unsubscribe') ?? '', /^<https:\/\/help\.desk\.test\/api\/v1\/mail\/unsubscribe\/[0-9a-f]{40}>$/)
       assert.equal(mail.header('list-unsubscribe-post'), 'List-Unsubscribe=One-Click')
       const replyTo = (mail.parsed.replyTo?.value[0]?.address ?? '')
-      assert.match(replyTo, /^support\+[0-9a-f]{40}@desk\.test$/)
+      // Bound to this ticket and this recipient: support+<ticket>.<recipient>.<key>.<mac>.
+      const carol = await d.h.store.users.findByEmail('carol@customers.test')
+      assert.match(replyTo, new RegExp(`^support\\+${ticketId}\\.${carol?.id}\\.\\d+\\.[0-9a-f]{32}@desk\\.test$`))
+      // The link is the ticket's page in the console (the portal, for a customer), not the API's JSON.
+      assert.ok((mail.parsed.text ?? '').includes(`https://help.desk.test/portal/tickets/${ticketId}\n`), mail.parsed.text)
+      assert.doesNotMatch(`${mail.parsed.text}${String(mail.parsed.html)}`, /\/api\/v1\/tickets\//)
       assert.match(mail.parsed.text ?? '', /Please type your reply above this line/)
       assert.match(mail.parsed.text ?? '', /Use the extinguisher\./)
       assert.match(String(mail.parsed.html), /<b>extinguisher<\/b>/)
@@ -183,26 +190,46 @@ eachDialect((dialect) => {
       assert.ok(ignored.data.every((r: any) => typeof r.error === 'string' && r.error !== ''))
     })
 
-    it('makes someone Cc\'d on the first mail who replies a participant, not a new owner', async (t) => {
+    it('holds a reply from someone Cc\'d on the first mail until an administrator releases it; then they are a participant, not a new owner', async (t) => {
       const d = await mailDesk(t, dialect)
       const first = '<cc.first@customers.test>'
       await d.smtp({ from: 'erin@customers.test', to: SUPPORT, cc: 'frank@partners.test', subject: 'Contract', text: 'See Frank.', messageId: first })
       assert.equal(await ticketCount(d), 1)
-      // Frank answers Erin's original mail (reply-all): he never saw our reply address.
+      await d.send()
+      d.capture.mails.splice(0)
+      // Frank answers Erin's original mail (reply-all): he never saw our reply address, and his From: is only a claim.
       await d.smtp({ from: 'Frank Partner <frank@partners.test>', to: ['erin@customers.test', SUPPORT], subject: 'Re: Contract', text: 'Agreed.', inReplyTo: first, references: [first] })
       assert.equal(await ticketCount(d), 1)
       const tickets = expectStatus(await d.h.inject({ method: 'GET', url: '/api/v1/tickets?include=user', token: d.admin.token }), 200).data
       const ticket = tickets[0]
       assert.equal(ticket.user.email, 'erin@customers.test')
+      assert.equal((await commentsOf(d, ticket.id)).length, 0, 'held, not posted')
+      assert.equal(await d.h.store.users.findByEmail('frank@partners.test'), null, 'no account is made for a held sender')
+      assert.equal(await d.send(), 0, 'nobody is mailed about a held mail')
+      const [held] = expectStatus(await d.h.inject({ method: 'GET', url: '/api/v1/mail/inbound?status=held', token: d.admin.token }), 200).data
+      assert.equal(held.ticket_id, ticket.id)
+      assert.equal(held.user_id, null)
+      assert.match(held.error, /neither its owner nor a participant/)
+
+      // An agent may not release it; an administrator may, once.
+      expectStatus(await d.h.inject({ method: 'POST', url: `/api/v1/mail/inbound/${held.id}/release`, token: d.agent.token, payload: {} }), 403)
+      const released = expectStatus(await d.h.inject({ method: 'POST', url: `/api/v1/mail/inbound/${held.id}/release`, token: d.admin.token, payload: {} }), 200).data
+      assert.equal(released.status, 'replied')
+      expectStatus(await d.h.inject({ method: 'POST', url: `/api/v1/mail/inbound/${held.id}/release`, token: d.admin.token, payload: {} }), 422)
       const comments = await commentsOf(d, ticket.id)
       assert.equal(comments.length, 1)
       assert.equal(comments[0].user.email, 'frank@partners.test')
+      assert.equal(comments[0].user.first_name, 'Frank')
+      // The released reply is mailed like any customer reply (to staff), and a staff reply now reaches both.
       await d.send()
       d.capture.mails.splice(0)
-      // A staff reply now reaches both.
       await postComment(d.h, d.agent.token, ticket.id, { body: 'Signed.' })
       await d.send()
       assert.deepEqual(d.capture.mails.map((m) => m.envelope.to[0]).sort(), ['erin@customers.test', 'frank@partners.test'])
+      // Frank's next reply comes to the address minted for him: posted at once.
+      const toFrank = d.capture.mails.find((m) => m.envelope.to[0] === 'frank@partners.test')!
+      await d.smtp({ from: 'frank@partners.test', to: toFrank.parsed.replyTo!.value[0]!.address!, subject: 'Re: Contract', text: 'Thanks.' })
+      assert.equal((await commentsOf(d, ticket.id)).length, 3)
     })
 
     it('sends a reply\'s attachments with it, and links to those past the size limit', async (t) => {

@@ -1,5 +1,45 @@
+import { createRequire } from 'node:module'
 import type { AddressObject } from 'mailparser'
-import { messageIdList, type InboundMail, type InboundMailService, type InboundResult, type MailAddress } from '@helpdesk/core'
+import { messageIdList, type AuthenticationResults, type InboundMail, type InboundMailService, type InboundResult, type MailAddress } from '@helpdesk/core'
+
+const require = createRequire(import.meta.url)
+
+/** mailauth's RFC 8601 header parser (the same module its ARC and DMARC checks use), loaded with the first mail that has such a header. */
+type HeaderParser = (line: string) => { parsed: Record<string, unknown> }
+let headerParser: HeaderParser | undefined
+
+/**
+ * One `Authentication-Results` header line, parsed by mailauth: the
+ * authserv-id (without its optional version) and each method's result with
+ * its `ptype.property` values. A header that cannot be read yields null.
+ */
+export function parseAuthenticationResults (line: string): AuthenticationResults | null {
+  headerParser ??= require('mailauth/lib/parse-dkim-headers.js') as HeaderParser
+  let parsed: Record<string, unknown>
+  try {
+    parsed = headerParser(line).parsed
+  } catch {
+    return null
+  }
+  const authservId = typeof parsed.value === 'string' ? (parsed.value.split(/\s+/)[0] ?? '').toLowerCase() : ''
+  if (authservId === '') return null
+  const results: AuthenticationResults['results'] = []
+  for (const [method, entries] of Object.entries(parsed)) {
+    if (method === 'header' || method === 'value') continue
+    for (const entry of [entries].flat() as Array<Record<string, unknown>>) {
+      if (typeof entry !== 'object' || entry === null || typeof entry.value !== 'string') continue
+      const properties: Record<string, string> = {}
+      for (const [ptype, props] of Object.entries(entry)) {
+        if (ptype === 'value' || ptype === 'comment' || typeof props !== 'object' || props === null) continue
+        for (const [property, value] of Object.entries(props as Record<string, unknown>)) {
+          if (typeof value === 'string') properties[`${ptype}.${property}`.toLowerCase()] = value.replace(/^"(.*)"$/, '$1').toLowerCase()
+        }
+      }
+      results.push({ method, result: entry.value.toLowerCase(), properties })
+    }
+  }
+  return { authservId, results }
+}
 
 /** What the SMTP conversation said, beside the headers (the listener knows it; HTTP and IMAP may not). */
 export interface MailEnvelope {
@@ -47,6 +87,9 @@ export async function parseMail (raw: Buffer, envelope: MailEnvelope = {}): Prom
   for (const { key, line } of parsed.headerLines) {
     if (headers[key] === undefined) headers[key] = line.slice(line.indexOf(':') + 1).trim()
   }
+  // Topmost first, as they stand in the header: the first is the one the nearest server added.
+  const authenticationResults = parsed.headerLines.filter((h) => h.key === 'authentication-results')
+    .map((h) => parseAuthenticationResults(h.line)).filter((r) => r !== null)
   const from = addresses(parsed.from)[0] ?? null
   const messageId = messageIdList(parsed.messageId)[0] ?? null
   return {
@@ -62,6 +105,7 @@ export async function parseMail (raw: Buffer, envelope: MailEnvelope = {}): Prom
     text: parsed.text ?? null,
     html: typeof parsed.html === 'string' ? parsed.html : null,
     headers,
+    authenticationResults,
     attachments: parsed.attachments
       .filter((a) => a.contentDisposition !== 'inline' || a.filename !== undefined)
       .map((a) => ({ filename: a.filename ?? null, content: a.content })),

@@ -2,8 +2,8 @@ import type { InboundMailService } from '@helpdesk/core'
 import { receiveRaw } from './parse-mail.js'
 
 export interface SmtpListenerOptions {
-  /** Where received mail goes: its `accepts` decides RCPT TO, its `receive` takes the message. */
-  inbound: Pick<InboundMailService, 'accepts' | 'receive' | 'keepUnreadable'>
+  /** Where received mail goes: its `accepts` decides RCPT TO (sync or async), its `receive` takes the message. */
+  inbound: Pick<InboundMailService, 'receive' | 'keepUnreadable'> & { accepts: (recipient: string) => boolean | Promise<boolean> }
   /** 0 picks a free port. */
   port: number
   host?: string | undefined
@@ -38,10 +38,17 @@ export async function startSmtpListener (options: SmtpListenerOptions): Promise<
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
     onRcptTo (address, _session, callback) {
-      if (options.inbound.accepts(address.address)) { callback(); return }
-      const error = new Error('No such recipient here') as Error & { responseCode: number }
-      error.responseCode = 550
-      callback(error)
+      Promise.resolve(options.inbound.accepts(address.address)).then((accepted) => {
+        if (accepted) { callback(); return }
+        const error = new Error('No such recipient here') as Error & { responseCode: number }
+        error.responseCode = 550
+        callback(error)
+      }, (error: unknown) => {
+        options.onError?.(error)
+        const failure = new Error('Temporary failure checking the recipient, try again later') as Error & { responseCode: number }
+        failure.responseCode = 451
+        callback(failure)
+      })
     },
     onData (stream, session, callback) {
       const chunks: Buffer[] = []

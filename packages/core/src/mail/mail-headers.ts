@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { classifyReplyToken } from './reply-tokens.js'
 
 /** `Name <a@b>` or `a@b` -> `a@b`, lowercased. */
 export function addressOf (mailbox: string): string {
@@ -22,7 +23,7 @@ export function replyAddress (base: string, token: string): string {
   return `${address.slice(0, at)}+${token}@${address.slice(at + 1)}`
 }
 
-/** The token of a per-ticket reply address of `base`, or null. */
+/** The token of a reply address of `base` (recipient-bound, or an old per-ticket one), or null. */
 export function replyTokenOf (recipient: string, base: string): string | null {
   const address = addressOf(recipient)
   const own = addressOf(base)
@@ -31,7 +32,7 @@ export function replyTokenOf (recipient: string, base: string): string | null {
   const suffix = own.slice(at)
   if (!address.startsWith(prefix) || !address.endsWith(suffix)) return null
   const token = address.slice(prefix.length, address.length - suffix.length)
-  return /^[a-z0-9]{20,64}$/.test(token) ? token : null
+  return classifyReplyToken(token) !== null ? token : null
 }
 
 /** A new Message-ID of ours: `<hd.<ticket>.<part>.<random>@domain>`. */

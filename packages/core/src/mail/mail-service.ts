@@ -8,6 +8,7 @@ import { isAdmin, type Actor } from '../users/user.js'
 import { InboundMailService } from './inbound-mail-service.js'
 import { OutboundMailService } from './outbound-mail-service.js'
 import type { MailDirection, MailMessage, MailSettings, MailStatus, MailTransport } from './mail.js'
+import { ReplyTokens } from './reply-tokens.js'
 
 /** Without settings no address is ours: received mail threads only by stored Message-IDs, or is kept as unprocessable. */
 const UNCONFIGURED: MailSettings = { from: 'helpdesk@localhost.invalid' }
@@ -44,6 +45,15 @@ export class MailService {
     const raw = await this.ctx.store.mail.raw(id)
     if (raw === null) throw new NotFoundError('Mail')
     return raw
+  }
+
+  /**
+   * A new key for signing reply addresses (the CLI's `mail:rotate-reply-key`;
+   * no actor: a trusted caller only, never a request). Older keys keep
+   * verifying the addresses of mails already sent unless `retireOlder`.
+   */
+  async rotateReplyKey (options: { retireOlder?: boolean } = {}): Promise<{ id: number, retired: number }> {
+    return await new ReplyTokens(this.ctx.store).rotate(options)
   }
 
   /** One-click unsubscribe (RFC 8058) from a mail's `List-Unsubscribe` link: its recipient gets no more ticket mail. */

@@ -1,6 +1,7 @@
 import type { Attachment } from '../tickets/attachment.js'
 import type { DateTimeString } from '../time.js'
 import type { MailDirection, MailMessage, MailStatus, MailThread } from './mail.js'
+import type { ReplyKey } from './reply-tokens.js'
 
 export interface NewOutboundMail {
   kind: string
@@ -38,6 +39,8 @@ export interface MailRepository {
   createInbound(mail: NewInboundMail): Promise<number | null>
   findById(id: number): Promise<MailMessage | null>
   update(id: number, patch: MailMessagePatch): Promise<void>
+  /** Applies `patch` only while the mail's status is `status`; whether it did (one caller wins a race). */
+  updateIf(id: number, status: MailStatus, patch: MailMessagePatch): Promise<boolean>
   list(filter: { direction: MailDirection, status?: MailStatus | undefined, limit: number, offset: number }): Promise<{ items: MailMessage[], total: number }>
   /** The original of a received mail. */
   raw(id: number): Promise<Buffer | null>
@@ -57,6 +60,12 @@ export interface MailRepository {
   optedOut(ids: number[]): Promise<number[]>
   /** The attachments of the ticket itself (`commentId` null) or of one comment. */
   attachmentsOf(ticketId: number, commentId: number | null): Promise<Attachment[]>
+  /** The active reply keys (`mail_reply_keys`), newest first: the first signs, all verify. */
+  replyKeys(): Promise<ReplyKey[]>
+  /** Stores the first reply key with `secret` unless one exists (concurrent callers end with one key). */
+  ensureReplyKey(secret: string): Promise<void>
+  /** Adds a newer key with `secret`; with `retireOlder`, every older key stops verifying. Atomic. */
+  rotateReplyKey(secret: string, retireOlder: boolean): Promise<{ id: number, retired: number }>
   /** Email, role and status of those of `ids` that exist, in one query. */
   people(ids: number[]): Promise<Array<{ id: number, email: string, first_name: string, last_name: string, role: number, status: number }>>
 }

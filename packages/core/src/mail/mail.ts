@@ -6,15 +6,30 @@ export interface MailSettings {
   /** The sender of every mail, e.g. `Support <support@example.com>`. */
   from: string
   /**
-   * The address replies go to; each ticket gets its own unguessable variant
-   * (`support+<token>@example.com`), which is how a reply finds its ticket.
-   * Default: the address of `from`.
+   * The address replies go to; each mail gets a variant bound to its ticket
+   * and recipient (`support+<ticket>.<recipient>.<key>.<mac>@example.com`,
+   * signed with a key kept in the database), which is how a reply finds its
+   * ticket and who it may come from. Default: the address of `from`.
    */
   replyTo?: string | undefined
   /** Inbound addresses and the category a new ticket sent to each gets: `{ 'support@example.com': 1 }`. */
   inbound?: Record<string, number> | undefined
   /** The API's public base URL (e.g. `https://help.example.com/api/v1`): links to large attachments and the unsubscribe link. */
   publicUrl?: string | undefined
+  /**
+   * The web console's public URL (e.g. `https://help.example.com`): each mail
+   * links to the ticket's page there (`/tickets/<id>` for staff,
+   * `/portal/tickets/<id>` for customers). Default: `publicUrl` without a
+   * trailing `/api/v<n>`; no link when neither gives one.
+   */
+  consoleUrl?: string | undefined
+  /**
+   * authserv-ids (RFC 8601) of the receiving servers whose
+   * `Authentication-Results` are believed: a staff member's reply by mail is
+   * posted only when such a header shows DKIM or SPF passing aligned with the
+   * `From:` domain. Default: none (staff replies by mail are held).
+   */
+  trustedAuthServIds?: string[] | undefined
   /** A directory of template files (`<kind>.txt`, `<kind>.html`) overriding the built-in ones. */
   templatesDir?: string | undefined
   /** Attachments larger than this (in total, bytes) are sent as links. Default 10 MiB. */
@@ -64,17 +79,28 @@ export interface InboundMail {
   html: string | null
   /** Header values by lowercase name (only the first of each). */
   headers: Record<string, string>
+  /** Every `Authentication-Results` header, topmost (last added) first; absent when the door did not read them. */
+  authenticationResults?: AuthenticationResults[] | undefined
   attachments: Array<{ filename: string | null, content: Buffer }>
   /** The original message, kept with the record. */
   raw: Buffer
 }
 
+/** One `Authentication-Results` header (RFC 8601) as a door parsed it. */
+export interface AuthenticationResults {
+  /** Who added the header (its authserv-id), lowercase, without a version. */
+  authservId: string
+  /** Each method's result: `{ method: 'dkim', result: 'pass', properties: { 'header.d': 'example.com' } }`. */
+  results: Array<{ method: string, result: string, properties: Record<string, string> }>
+}
+
 export type MailDirection = 'in' | 'out'
 /**
  * out: pending -> sent | failed (retried by the job until it gives up) | cancelled (ticket or comment gone).
- * in: received -> processed | ignored (auto-reply, bounce, our own mail) | failed (kept with the reason).
+ * in: received -> processed | ignored (auto-reply, bounce, our own mail) | failed (kept with the reason)
+ *     | held (its sender is not verified: kept for an administrator) -> processed (released) | discarded.
  */
-export type MailStatus = 'pending' | 'sent' | 'failed' | 'cancelled' | 'received' | 'processed' | 'ignored'
+export type MailStatus = 'pending' | 'sent' | 'failed' | 'cancelled' | 'received' | 'processed' | 'ignored' | 'held' | 'discarded'
 
 /** Kinds of outbound mail; each has a text and an HTML template. */
 export type MailKind = 'reply' | 'closed' | 'new-ticket' | 'customer-reply' | 'assigned' | 'test'

@@ -2,12 +2,13 @@ import type { ServiceContext } from '../context.js'
 import { nowString } from '../context.js'
 import { plainText } from '../html.js'
 import type { Attachment } from '../tickets/attachment.js'
-import { fullName } from '../users/user.js'
+import { fullName, isStaff, type User } from '../users/user.js'
 import { REPLY_MARKER } from './inbound-rules.js'
 import { addressOf, domainOf, newMessageId, replyAddress, threadIndex } from './mail-headers.js'
 import { ticketThread } from './mail-recorder.js'
 import { MailTemplates, type MailTemplateValues } from './mail-templates.js'
 import type { MailKind, MailMessage, MailSettings, MailTransport, OutgoingMail } from './mail.js'
+import { ReplyTokens } from './reply-tokens.js'
 
 const DEFAULT_MAX_ATTACHMENT_BYTES = 10 * 2 ** 20
 /** How many earlier Message-IDs of the ticket go into `References`. */
@@ -16,9 +17,11 @@ const REFERENCES_KEPT = 10
 /** Composes and sends the mails queued by the mail recorder (the `mail.send` job), and test mails. */
 export class OutboundMailService {
   private readonly templates: MailTemplates
+  private readonly tokens: ReplyTokens
 
   constructor (private readonly ctx: ServiceContext, private readonly settings: MailSettings, private readonly transport: MailTransport) {
     this.templates = new MailTemplates(settings.templatesDir)
+    this.tokens = new ReplyTokens(ctx.store)
   }
 
   /**
@@ -61,8 +64,10 @@ export class OutboundMailService {
     const attached = this.attachable(files)
     const linked = files.filter((f) => !attached.includes(f))
     const links = linked.map((f) => ({ name: f.name, url: this.url(`/attachments/${f.id}/download`) }))
+    // The ticket's page in the console: the staff view for staff, the portal for everyone else.
+    const page = recipient !== undefined && isStaff(recipient as Pick<User, 'role'>) ? `/tickets/${ticket.id}` : `/portal/tickets/${ticket.id}`
     const values = this.values(
-      { id: ticket.id, title: ticket.title },
+      { id: ticket.id, title: ticket.title, url: consoleUrl(this.settings, page) },
       { name: recipient !== undefined ? fullName(recipient) : row.recipient },
       { name: author !== undefined ? fullName(author) : 'The help desk' },
       body,
@@ -71,6 +76,9 @@ export class OutboundMailService {
     )
     if (row.unsubscribe_token !== null && this.settings.publicUrl !== undefined) values.unsubscribe_url = this.url(`/mail/unsubscribe/${row.unsubscribe_token}`)
     const { text, html } = this.templates.render(kind, values)
+    // A reply address bound to this ticket and this recipient: a reply from anyone else is not taken as theirs.
+    const replyBase = this.settings.replyTo ?? this.settings.from
+    const replyTo = row.user_id !== null ? replyAddress(replyBase, await this.tokens.mint(ticket.id, row.user_id)) : addressOf(replyBase)
 
     const earlier = (await store.mail.messageIdsOfTicket(ticket.id, REFERENCES_KEPT)).filter((id) => id !== row.message_id)
     const references = earlier.includes(thread.root_message_id) || row.message_id === thread.root_message_id
@@ -94,7 +102,7 @@ export class OutboundMailService {
     return {
       from: this.settings.from,
       to: row.recipient,
-      replyTo: replyAddress(this.settings.replyTo ?? this.settings.from, thread.reply_token),
+      replyTo,
       subject: row.subject ?? `[#${ticket.id}] ${ticket.title}`,
       text,
       html,
@@ -121,11 +129,11 @@ export class OutboundMailService {
   }
 
   private values (
-    ticket: { id: number, title: string }, recipient: { name: string }, author: { name: string }, bodyHtml: string, linksText: string, linksHtml: string
+    ticket: { id: number, title: string, url: string }, recipient: { name: string }, author: { name: string }, bodyHtml: string, linksText: string, linksHtml: string
   ): MailTemplateValues {
     return {
       marker: REPLY_MARKER,
-      ticket: { ...ticket, url: this.settings.publicUrl !== undefined ? this.url(`/tickets/${ticket.id}`) : '' },
+      ticket,
       recipient,
       author,
       body_html: bodyHtml,
@@ -135,6 +143,18 @@ export class OutboundMailService {
       unsubscribe_url: ''
     }
   }
+}
+
+/**
+ * `path` in the web console: under `consoleUrl`, else under `publicUrl`
+ * without its trailing `/api/v<n>` (where `helpdesk serve` puts the console);
+ * '' when neither gives a console address.
+ */
+export function consoleUrl (settings: Pick<MailSettings, 'consoleUrl' | 'publicUrl'>, path: string): string {
+  const base = settings.consoleUrl ?? (settings.publicUrl !== undefined && /\/api\/v\d+\/*$/.test(settings.publicUrl)
+    ? settings.publicUrl.replace(/\/api\/v\d+\/*$/, '')
+    : undefined)
+  return base === undefined || base === '' ? '' : `${base.replace(/\/+$/, '')}${path}`
 }
 
 /** The mail `helpdesk mail:test` sends: the `test` templates, our From, a Message-ID of ours. */

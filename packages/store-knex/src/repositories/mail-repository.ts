@@ -48,6 +48,9 @@ export function createMailRepository (ctx: RepositoryContext): MailRepository {
     async update (id, patch) {
       await db('mail_messages').where('id', id).update({ ...patch, updated_at: now(ctx) })
     },
+    async updateIf (id, status, patch) {
+      return Number(await db('mail_messages').where({ id, status }).update({ ...patch, updated_at: now(ctx) })) > 0
+    },
     async list (filter) {
       const base = db('mail_messages').where('direction', filter.direction)
       if (filter.status !== undefined) void base.where('status', filter.status)
@@ -107,6 +110,25 @@ export function createMailRepository (ctx: RepositoryContext): MailRepository {
       void (commentId === null ? qb.whereNull('attachments.comment_id') : qb.where('attachments.comment_id', commentId))
       const rows = await qb.orderBy([{ column: 'attachments.created_at' }, { column: 'attachments.id' }]) as Attachment[]
       return rows.map(attachmentFromRow)
+    },
+    async replyKeys () {
+      const rows = await db('mail_reply_keys').select('id', 'secret').whereNull('retired_at').orderBy('id', 'desc') as Array<{ id: number, secret: string }>
+      return rows.map((r) => ({ id: Number(r.id), secret: r.secret }))
+    },
+    async ensureReplyKey (secret) {
+      // A fixed id: instances making the first key at once end with one.
+      await db('mail_reply_keys').insert({ id: 1, secret, created_at: now(ctx) }).onConflict('id').ignore()
+    },
+    async rotateReplyKey (secret, retireOlder) {
+      return await db.transaction(async (trx) => {
+        const at = now(ctx)
+        const [top] = await trx('mail_reply_keys').max({ id: 'id' }) as Array<{ id: number | string | null }>
+        // Explicit ids: the key inserted by ensureReplyKey (id 1) leaves PostgreSQL's sequence behind.
+        const id = Number(top?.id ?? 0) + 1
+        await trx('mail_reply_keys').insert({ id, secret, created_at: at })
+        const retired = retireOlder ? await trx('mail_reply_keys').where('id', '<', id).whereNull('retired_at').update({ retired_at: at }) : 0
+        return { id, retired: Number(retired) }
+      })
     },
     async people (ids) {
       if (ids.length === 0) return []

@@ -2,12 +2,12 @@ import { timingSafeEqual, createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
 import { ForbiddenError, isAdmin, UnauthenticatedError, ValidationError } from '@helpdesk/core'
-import { receiveRaw } from '@helpdesk/mail'
+import { parseMail, receiveRaw } from '@helpdesk/mail'
 import { actorOf } from '../../http/authentication.js'
 import { pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, errorBody, IdParams, responses, Success } from '../../schemas/common.js'
-import { InboundResult, MailListQuery, MailPage, UnsubscribeParams } from './mail-schemas.js'
+import { InboundResult, MailListQuery, MailPage, ReleaseBody, UnsubscribeParams } from './mail-schemas.js'
 
 /** Raw MIME up to 40 MiB: attachments up to the 30 MiB upload limit, base64-encoded. */
 const RAW_MAIL_LIMIT = 40 * 2 ** 20
@@ -97,6 +97,32 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
     const raw = await mail.raw(actorOf(request), request.params.id)
     return await reply.type('message/rfc822').header('content-security-policy', "default-src 'none'; sandbox").header('content-disposition', `attachment; filename="mail-${request.params.id}.eml"`).send(raw)
   })
+
+  app.post('/mail/inbound/:id/release', {
+    schema: {
+      tags,
+      summary: 'Post a held mail as a reply on its ticket (administrators)',
+      description: 'A mail is held when its sender is not verified (see `error`). Releasing posts it on its ticket as `user_id`, or as its sender; ' +
+        'a customer other than the owner becomes a participant, and the reply is mailed like any other. 422 when the mail is not held.',
+      params: IdParams,
+      body: ReleaseBody,
+      response: responses({ 200: Data(InboundResult) })
+    }
+  }, async (request) => {
+    const actor = actorOf(request)
+    // The original is parsed again, as when it arrived; `raw` checks the caller first.
+    const raw = await mail.raw(actor, request.params.id)
+    return { data: await mail.inbound.release(actor, request.params.id, await parseMail(raw), { userId: request.body?.user_id }) }
+  })
+
+  app.post('/mail/inbound/:id/discard', {
+    schema: {
+      tags,
+      summary: 'Discard a held mail: kept on record, never posted (administrators)',
+      params: IdParams,
+      response: responses({ 200: Data(InboundResult) })
+    }
+  }, async (request) => ({ data: await mail.inbound.discard(actorOf(request), request.params.id) }))
 
   app.get('/mail/messages', {
     schema: { tags, summary: 'Sent mail with its delivery status, newest first (administrators)', querystring: MailListQuery, response: responses({ 200: MailPage }) }

@@ -1,14 +1,15 @@
 import { Type } from '@sinclair/typebox'
 import { DateTime, Nullable, NullableDateTime, Paged } from '../../schemas/common.js'
 
-const MAIL_STATUSES = ['pending', 'sent', 'failed', 'cancelled', 'received', 'processed', 'ignored'] as const
+const MAIL_STATUSES = ['pending', 'sent', 'failed', 'cancelled', 'received', 'processed', 'ignored', 'held', 'discarded'] as const
 
 export const MailMessage = Type.Object({
   id: Type.Integer(),
   direction: Type.Union([Type.Literal('in'), Type.Literal('out')]),
   status: Type.Union(MAIL_STATUSES.map((s) => Type.Literal(s)), {
     description: 'Sent mail: pending, sent, failed (retried with backoff until it gives up), cancelled (its ticket or comment is gone). ' +
-      'Received mail: received (being processed), processed, ignored (auto-reply, bounce, our own mail), failed (kept with the reason in `error`).'
+      'Received mail: received (being processed), processed, ignored (auto-reply, bounce, our own mail), failed (kept with the reason in `error`), ' +
+      'held (its sender is not verified: not posted, nobody mailed; the reason in `error`, until an administrator releases or discards it), discarded.'
   }),
   kind: Nullable(Type.String({ description: 'Sent mail: reply, closed, new-ticket, customer-reply or assigned.' })),
   message_id: Nullable(Type.String()),
@@ -19,7 +20,7 @@ export const MailMessage = Type.Object({
   sender: Nullable(Type.String()),
   recipient: Nullable(Type.String()),
   subject: Nullable(Type.String()),
-  error: Nullable(Type.String({ description: 'What the SMTP server answered, or why a received mail was ignored or not processed.' })),
+  error: Nullable(Type.String({ description: 'What the SMTP server answered, or why a received mail was ignored, held or not processed.' })),
   attempts: Type.Integer(),
   created_at: DateTime,
   updated_at: DateTime,
@@ -36,10 +37,16 @@ export const MailPage = Paged(MailMessage)
 
 export const InboundResult = Type.Object({
   id: Nullable(Type.Integer({ description: 'The record of the mail (null for a duplicate).' })),
-  status: Type.Union([Type.Literal('created'), Type.Literal('replied'), Type.Literal('duplicate'), Type.Literal('ignored'), Type.Literal('failed')]),
+  status: Type.Union([Type.Literal('created'), Type.Literal('replied'), Type.Literal('duplicate'), Type.Literal('ignored'), Type.Literal('failed'), Type.Literal('held')], {
+    description: 'held: kept for an administrator, its sender not verified (see `reason`); ignored also answers a discarded held mail.'
+  }),
   ticket_id: Nullable(Type.Integer()),
   comment_id: Nullable(Type.Integer()),
   reason: Nullable(Type.String())
 })
 
 export const UnsubscribeParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) })
+
+export const ReleaseBody = Type.Object({
+  user_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Post it as this user (the identity the administrator confirms); default: the user of its sender address, created as a customer when unknown.' }))
+}, { additionalProperties: false })
