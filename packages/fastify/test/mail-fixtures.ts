@@ -78,7 +78,7 @@ export async function rawMail (mail: Mail.Options): Promise<Buffer> {
 }
 
 /** The help desk with mail on: outbound to a capturing SMTP server, inbound through a real listener and the HTTP door. */
-export async function mailDesk (t: TestContext, dialect: 'sqlite' | 'postgres', extra: { rateLimitPerHour?: number, maxAttachmentBytes?: number } = {}): Promise<MailDesk> {
+export async function mailDesk (t: TestContext, dialect: 'sqlite' | 'postgres', extra: { rateLimitPerHour?: number, maxAttachmentBytes?: number, trustedAuthServIds?: string[] } = {}): Promise<MailDesk> {
   const capture = await captureSmtp(t)
   // The categories are made after the app: `inbound` maps to ids 1 (Billing) and 2 (Sales), the order desk() makes them in.
   // The runner is driven by the tests (`send`), so what a request did is seen before anything is sent.
