@@ -30,6 +30,10 @@ export interface MailFileOptions {
   /** Inbound address -> category id. */
   inbound?: Record<string, number>
   publicUrl?: string
+  /** The web console's public URL, for the ticket links in mail. */
+  consoleUrl?: string
+  /** authserv-ids whose Authentication-Results are believed (staff replies by mail). */
+  trustedAuthServIds?: string[]
   templatesDir?: string
   inboundSecret?: string
   maxAttachmentBytes?: number
@@ -135,6 +139,8 @@ const mailKeys: Record<keyof MailFileOptions, Check> = {
   replyTo: isString,
   inbound: isInbound,
   publicUrl: (value) => typeof value === 'string' && /^https?:\/\//.test(value) ? null : 'an http:// or https:// URL',
+  consoleUrl: (value) => typeof value === 'string' && /^https?:\/\//.test(value) ? null : 'an http:// or https:// URL',
+  trustedAuthServIds: (value) => Array.isArray(value) && value.every((v) => typeof v === 'string' && /^[^\s;]+$/.test(v)) ? null : 'a list of authserv-ids (host names), like ["mx.example.com"]',
   templatesDir: isString,
   inboundSecret: isString,
   maxAttachmentBytes: isInteger(0, 2 ** 31),

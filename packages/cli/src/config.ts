@@ -141,6 +141,11 @@ function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string):
   }
   const replyTo = env.HELPDESK_MAIL_REPLY_TO ?? fromFile.replyTo
   const publicUrl = env.HELPDESK_PUBLIC_URL ?? fromFile.publicUrl
+  const consoleUrl = env.HELPDESK_CONSOLE_URL ?? fromFile.consoleUrl
+  if (consoleUrl !== undefined && !/^https?:\/\//.test(consoleUrl)) throw new CliError('HELPDESK_CONSOLE_URL must be an http:// or https:// URL')
+  const trustedAuthServIds = env.HELPDESK_MAIL_TRUSTED_AUTHSERV_IDS !== undefined
+    ? env.HELPDESK_MAIL_TRUSTED_AUTHSERV_IDS.split(',').map((id) => id.trim()).filter((id) => id !== '')
+    : fromFile.trustedAuthServIds
   const templatesDir = env.HELPDESK_MAIL_TEMPLATES ?? fromFile.templatesDir
   const inboundSecret = env.HELPDESK_MAIL_INBOUND_SECRET ?? fromFile.inboundSecret
   return {
@@ -150,6 +155,8 @@ function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string):
     ...(inbound !== undefined ? { inbound } : {}),
     ...(replyTo !== undefined ? { replyTo } : {}),
     ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(consoleUrl !== undefined ? { consoleUrl } : {}),
+    ...(trustedAuthServIds !== undefined ? { trustedAuthServIds } : {}),
     ...(templatesDir !== undefined ? { templatesDir: resolve(cwd, templatesDir) } : {}),
     ...(inboundSecret !== undefined ? { inboundSecret } : {})
   }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { processIo, type CliIo } from './io.js'
 import { doctorCommand } from './commands/doctor.js'
 import { importCommand } from './commands/import.js'
+import { mailRotateReplyKeyCommand } from './commands/mail-rotate-reply-key.js'
 import { mailTestCommand } from './commands/mail-test.js'
 import { migrateCommand } from './commands/migrate.js'
 import { seedCommand } from './commands/seed.js'
@@ -21,7 +22,7 @@ import { webhooksRotateCommand } from './commands/webhooks-rotate.js'
  * Fastify, mail) only when it runs, so `--help` and `--version` load none of it.
  */
 const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand,
-  jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand, mailTestCommand]
+  jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand, mailTestCommand, mailRotateReplyKeyCommand]
 
 export function buildProgram (io: CliIo = processIo): Command {
   const output = { writeOut: (s: string) => { io.out(s.replace(/\n$/, '')) }, writeErr: (s: string) => { io.err(s.replace(/\n$/, '')) } }

@@ -5,6 +5,7 @@ import { SMTPServer } from 'smtp-server'
 import { createKnexStore, testDialects } from '@helpdesk/store-knex'
 import { loadConfig } from '../src/config.js'
 import { mailTest } from '../src/commands/mail-test.js'
+import { rotateReplyKey } from '../src/commands/mail-rotate-reply-key.js'
 import { serve } from '../src/commands/serve.js'
 import { captureIo, testDatabase } from './in-process.js'
 
@@ -54,6 +55,35 @@ describe('mail on the command line', () => {
     assert.equal(loadConfig({}, {}, '/nonexistent').plugin.mail, undefined)
     assert.throws(() => loadConfig({}, { HELPDESK_SMTP_URL: 'smtp://127.0.0.1:2525' }, '/nonexistent'), /HELPDESK_MAIL_FROM/)
     assert.throws(() => loadConfig({}, { HELPDESK_MAIL_FROM: 'a@b.c', HELPDESK_MAIL_INBOUND: 'nonsense' }, '/nonexistent'), /HELPDESK_MAIL_INBOUND/)
+  })
+
+  it('reads the console URL and the trusted authserv-ids from the environment or the file', () => {
+    const env = { HELPDESK_MAIL_FROM: 'support@example.com', HELPDESK_CONSOLE_URL: 'https://help.example.com', HELPDESK_MAIL_TRUSTED_AUTHSERV_IDS: 'mx.example.com, mx2.example.com' }
+    const mail = loadConfig({}, env, '/nonexistent').plugin.mail
+    assert.equal(mail?.consoleUrl, 'https://help.example.com')
+    assert.deepEqual(mail?.trustedAuthServIds, ['mx.example.com', 'mx2.example.com'])
+    assert.throws(() => loadConfig({}, { ...env, HELPDESK_CONSOLE_URL: 'help.example.com' }, '/nonexistent'), /HELPDESK_CONSOLE_URL/)
+  })
+
+  it('mail:rotate-reply-key adds a signing key, and retires the older ones when asked, never printing a secret', async (t) => {
+    const db = await testDatabase(t, dialect)
+    const saved = { ...process.env }
+    t.after(() => { process.env = saved })
+    process.env.HELPDESK_QUIET = '1'
+    const store = createKnexStore({ url: db.url })
+    t.after(async () => { await store.close() })
+    await store.migrate()
+    await store.mail.ensureReplyKey('first-secret')
+    const io = captureIo()
+    assert.deepEqual(await rotateReplyKey({ database: db.url }, io), { id: 2, retired: 0 })
+    assert.match(io.stdout[0] ?? '', /signed with key 2; the older keys still verify/)
+    assert.deepEqual((await store.mail.replyKeys()).map((k) => k.id), [2, 1])
+    const json = captureIo()
+    assert.deepEqual(await rotateReplyKey({ database: db.url, retireOlder: true, json: true }, json), { id: 3, retired: 2 })
+    assert.deepEqual(JSON.parse(json.stdout[0] ?? ''), { id: 3, retired: 2 })
+    const keys = await store.mail.replyKeys()
+    assert.deepEqual(keys.map((k) => k.id), [3])
+    assert.ok(![...io.stdout, ...json.stdout].some((line) => line.includes(keys[0]?.secret ?? '-')), 'the secret is never printed')
   })
 
   it('mail:test sends through the SMTP server and reports its answer, or its refusal', async (t) => {

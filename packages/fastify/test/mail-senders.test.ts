@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert'
 import { describe, it } from 'node:test'
-import { formatReplyToken } from '@helpdesk/core'
+import { aligned, authenticateSender, classifyReplyToken, formatReplyToken, validMac } from '@helpdesk/core'
+import { parseAuthenticationResults } from '@helpdesk/mail'
 import { eachDialect } from './helpers.js'
 import { expectStatus } from './http-assertions.js'
 import { mailDesk, rawMail, SUPPORT, type CapturedMail, type MailDesk } from './mail-fixtures.js'
@@ -47,6 +48,56 @@ async function conversation (d: MailDesk): Promise<{ ticketId: number, toCarol: 
 async function withResults (results: string[], mail: Parameters<typeof rawMail>[0]): Promise<Buffer> {
   return Buffer.concat([Buffer.from(results.map((r) => `Authentication-Results: ${r}\r\n`).join('')), await rawMail(mail)])
 }
+
+describe('Authentication-Results and reply tokens', () => {
+  it('parses RFC 8601 headers: authserv-id without its version, comments and quotes dropped, every DKIM result kept', () => {
+    const parsed = parseAuthenticationResults('Authentication-Results: (our MX) MX.Desk.test 1;\r\n dkim=pass (2048-bit key) header.d="Corp.Test" header.s=sel;\r\n dkim=fail header.d=other.test; spf=pass smtp.mailfrom=Bounce@corp.test')
+    assert.deepEqual(parsed, {
+      authservId: 'mx.desk.test',
+      results: [
+        { method: 'dkim', result: 'pass', properties: { 'header.d': 'corp.test', 'header.s': 'sel' } },
+        { method: 'dkim', result: 'fail', properties: { 'header.d': 'other.test' } },
+        { method: 'spf', result: 'pass', properties: { 'smtp.mailfrom': 'bounce@corp.test' } }
+      ]
+    })
+    assert.deepEqual(parseAuthenticationResults('Authentication-Results: mx.desk.test; none'), { authservId: 'mx.desk.test', results: [] })
+    assert.equal(parseAuthenticationResults('Authentication-Results: '), null)
+    // Keys that would poison an object are dropped by the parser.
+    const poisoned = parseAuthenticationResults('Authentication-Results: mx.desk.test; __proto__=pass; constructor=pass; dkim=pass header.d=x.test')
+    assert.deepEqual(poisoned?.results.map((r) => r.method), ['dkim'])
+  })
+
+  it('believes only the topmost header of a trusted authserv-id, and only an aligned pass', () => {
+    const header = (authservId: string, ...results: Array<[string, string, Record<string, string>]>) =>
+      ({ authservId, results: results.map(([method, result, properties]) => ({ method, result, properties })) })
+    const trusted = ['mx.desk.test']
+    const dkim = header('mx.desk.test', ['dkim', 'pass', { 'header.d': 'mail.corp.co.uk' }])
+    assert.equal(authenticateSender('ann@corp.co.uk', [dkim], trusted).method, 'dkim')
+    assert.equal(authenticateSender('ann@corp.co.uk', [dkim], []).verified, false, 'nothing is trusted by default')
+    assert.equal(authenticateSender('ann@other.co.uk', [dkim], trusted).verified, false, 'co.uk is a public suffix, not an organization')
+    assert.equal(authenticateSender('ann@corp.co.uk', [header('mx.evil.test', ['dkim', 'pass', { 'header.d': 'corp.co.uk' }])], trusted).verified, false)
+    assert.equal(authenticateSender('ann@corp.co.uk', [header('mx.desk.test', ['dkim', 'fail', { 'header.d': 'corp.co.uk' }]), dkim], trusted).verified, false, 'a lower header is never read')
+    assert.equal(authenticateSender('ann@corp.co.uk', [header('mx.desk.test', ['spf', 'pass', { 'smtp.mailfrom': 'b@bounce.corp.co.uk' }])], trusted).method, 'spf')
+    assert.equal(authenticateSender('ann@corp.co.uk', [header('mx.desk.test', ['dmarc', 'pass', { 'header.from': 'corp.co.uk' }])], trusted).verified, false, 'only DKIM and SPF count')
+    assert.ok(aligned('desk.test', 'DESK.test'))
+    assert.ok(!aligned('desk.test', 'evildesk.test'))
+  })
+
+  it('mints tokens bound to a ticket and a recipient that no other pair, key or case change forges', () => {
+    const key = { id: 3, secret: 'k'.repeat(64) }
+    const token = formatReplyToken(key, 12, 34)
+    assert.match(token, /^12\.34\.3\.[0-9a-f]{32}$/)
+    const parsed = classifyReplyToken(token)
+    assert.ok(parsed?.kind === 'bound')
+    assert.ok(validMac(key, parsed.token, parsed.mac))
+    assert.ok(!validMac({ ...key, secret: 'other' }, parsed.token, parsed.mac))
+    assert.ok(!validMac(key, { ...parsed.token, recipientId: 35 }, parsed.mac))
+    assert.ok(!validMac(key, { ...parsed.token, ticketId: 13 }, parsed.mac))
+    assert.equal(classifyReplyToken(token.toUpperCase()), null, 'addresses are lowercased before they are read')
+    assert.equal(classifyReplyToken('ab'.repeat(20))?.kind, 'legacy')
+    assert.equal(classifyReplyToken('12.34.3.xyz'), null)
+  })
+})
 
 eachDialect((dialect) => {
   describe(`mail senders are verified, not taken at their From: word (${dialect})`, () => {

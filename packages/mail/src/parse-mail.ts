@@ -27,7 +27,8 @@ export function parseAuthenticationResults (line: string): AuthenticationResults
   for (const [method, entries] of Object.entries(parsed)) {
     if (method === 'header' || method === 'value') continue
     for (const entry of [entries].flat() as Array<Record<string, unknown>>) {
-      if (typeof entry !== 'object' || entry === null || typeof entry.value !== 'string') continue
+      // `none` (no method was run) and other words without `=result` are no results.
+      if (typeof entry !== 'object' || entry === null || typeof entry.value !== 'string' || entry.value === '') continue
       const properties: Record<string, string> = {}
       for (const [ptype, props] of Object.entries(entry)) {
         if (ptype === 'value' || ptype === 'comment' || typeof props !== 'object' || props === null) continue

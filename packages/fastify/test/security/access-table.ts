@@ -33,6 +33,16 @@ export interface AccessRow {
   check?: (cell: Cell, body: unknown) => string | null
 }
 
+/** A received mail held on a fresh ticket of the owner's, from the owner's address. */
+async function heldMail (w: AccessWorld): Promise<number> {
+  const ticket = await w.fresh.ticket()
+  const raw = Buffer.from(`From: ${w.owner.user.email}\r\nTo: support@example.com\r\nSubject: Matrix\r\n\r\nHeld.\r\n`)
+  const id = await w.h.store.mail.createInbound({ dedupe_key: w.fresh.email(), message_id: null, sender: w.owner.user.email, recipient: null, subject: 'Matrix', raw })
+  if (id === null) throw new Error('the held mail was not recorded')
+  await w.h.store.mail.update(id, { status: 'held', ticket_id: ticket, error: 'Held for the access matrix.' })
+  return id
+}
+
 function row (route: string, privileged: Privilege, expect: Expectation, request: AccessRow['request'], check?: AccessRow['check']): AccessRow {
   return { route, privileged, expect, request, ...(check !== undefined ? { check } : {}) }
 }
@@ -186,6 +196,9 @@ export const accessTable: AccessRow[] = [
   row('POST /mail/inbound', 'all', [401, 403, 403, 403, 403, 200], () => ({
     url: '/mail/inbound', headers: { 'content-type': 'message/rfc822' }, payload: 'From: x@example.com\r\nTo: y@example.com\r\nSubject: Matrix\r\n\r\nHello.\r\n'
   })),
+  // Held mail (a sender not verified) is released or discarded by administrators.
+  row('POST /mail/inbound/:id/release', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/mail/inbound/${await heldMail(w)}/release`, payload: {} })),
+  row('POST /mail/inbound/:id/discard', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/mail/inbound/${await heldMail(w)}/discard` })),
   row('POST /mail/unsubscribe/:token', 'all', [404, 404, 404, 404, 404, 404], () => ({ url: `/mail/unsubscribe/${'0'.repeat(40)}` })),
 
   // Custom fields: administrators only.

@@ -49,4 +49,4 @@ export const UnsubscribeParams = Type.Object({ token: Type.String({ minLength: 1
 
 export const ReleaseBody = Type.Object({
   user_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Post it as this user (the identity the administrator confirms); default: the user of its sender address, created as a customer when unknown.' }))
-}, { additionalProperties: false })
+}, { examples: [{}, { user_id: 12 }] })
