@@ -336,6 +336,36 @@ export function runStoreConformance (makeStore: () => Promise<ConformanceStore>,
         })
       })
     })
+
+    describe('mail', () => {
+      it('keeps one first reply key however many callers make it at once; rotation adds a newer one and may retire the older', async () => {
+        await withStore(async ({ store }) => {
+          assert.deepEqual(await store.mail.replyKeys(), [])
+          await Promise.all(['a', 'b', 'c', 'd'].map(async (secret) => { await store.mail.ensureReplyKey(secret) }))
+          const [first, ...others] = await store.mail.replyKeys()
+          assert.equal(others.length, 0)
+          assert.equal(first?.id, 1)
+          await store.mail.ensureReplyKey('again')
+          assert.equal((await store.mail.replyKeys())[0]?.secret, first?.secret, 'an existing key is never replaced')
+          assert.deepEqual(await store.mail.rotateReplyKey('second', false), { id: 2, retired: 0 })
+          assert.deepEqual((await store.mail.replyKeys()).map((k) => [k.id, k.secret]), [[2, 'second'], [1, first?.secret]])
+          assert.deepEqual(await store.mail.rotateReplyKey('third', true), { id: 3, retired: 2 })
+          assert.deepEqual((await store.mail.replyKeys()).map((k) => k.id), [3])
+        })
+      })
+
+      it('applies a conditional mail update for one of several concurrent callers only', async () => {
+        await withStore(async ({ store }) => {
+          const id = await store.mail.createInbound({ dedupe_key: 'held-1', message_id: null, sender: 'x@example.com', recipient: null, subject: 'Held', raw: Buffer.from('x') })
+          assert.ok(id !== null)
+          await store.mail.update(id, { status: 'held', error: 'Held.' })
+          const won = await Promise.all([1, 2, 3, 4].map(async () => await store.mail.updateIf(id, 'held', { status: 'received' })))
+          assert.equal(won.filter((w) => w).length, 1)
+          assert.equal((await store.mail.findById(id))?.status, 'received')
+          assert.equal(await store.mail.updateIf(987654, 'held', { status: 'received' }), false)
+        })
+      })
+    })
   })
 }
 
