@@ -129,7 +129,12 @@ export interface MailMessage {
   sent_at: DateTimeString | null
 }
 
-/** A ticket's mail thread: its reply-address token and the Message-ID its mails refer to. */
+/**
+ * A ticket's mail thread: the Message-ID its mails refer to, and its
+ * per-ticket reply token. Mails no longer carry that token (their reply
+ * addresses are bound to a recipient, `reply-tokens.ts`); it is still read,
+ * so replies to mails sent before find their ticket, naming no one.
+ */
 export interface MailThread {
   ticket_id: number
   reply_token: string
