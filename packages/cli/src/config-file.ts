@@ -22,6 +22,13 @@ export interface UploadQuotaFileOptions {
   maxFiles?: number
 }
 
+/** `sessions`: the plugin's session lifetimes, in milliseconds (docs/security.md). */
+export interface SessionsFileOptions {
+  idleTimeoutMs?: number
+  lifetimeMs?: number
+  tokenIdleTimeoutMs?: number
+}
+
 /** `mail` in a config file: the plugin's `mail` option plus the SMTP listener's port (docs/mail.md). */
 export interface MailFileOptions {
   smtpUrl?: string
@@ -67,6 +74,8 @@ export interface HelpdeskConfigFile {
   registration?: boolean
   /** The plugin's `uploadQuota`. */
   uploadQuota?: UploadQuotaFileOptions
+  /** The plugin's `sessions`: idle timeout and absolute lifetime of sessions, idle timeout of personal tokens. */
+  sessions?: SessionsFileOptions
   /** Trust `X-Forwarded-*` from a reverse proxy or load balancer. */
   trustProxy?: boolean
   logLevel?: LogLevel
@@ -128,6 +137,21 @@ const isUploadQuota: Check = (value) => {
   return null
 }
 
+const sessionsKeys: Record<keyof SessionsFileOptions, Check> = {
+  idleTimeoutMs: isInteger(0, Number.MAX_SAFE_INTEGER), lifetimeMs: isInteger(1, Number.MAX_SAFE_INTEGER), tokenIdleTimeoutMs: isInteger(0, Number.MAX_SAFE_INTEGER)
+}
+
+const isSessions: Check = (value) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `an object with ${Object.keys(sessionsKeys).join(', ')}`
+  for (const [key, inner] of Object.entries(value)) {
+    const check = sessionsKeys[key as keyof SessionsFileOptions]
+    if (check === undefined) return `an object with only ${Object.keys(sessionsKeys).join(', ')} (not "${key}")`
+    const wanted = check(inner)
+    if (wanted !== null) return `an object whose "${key}" is ${wanted}`
+  }
+  return null
+}
+
 const isInbound: Check = (value) => typeof value === 'object' && value !== null && !Array.isArray(value) &&
   Object.entries(value).every(([address, category]) => /^[^\s@]+@[^\s@]+$/.test(address) && Number.isInteger(category) && (category as number) > 0)
   ? null
@@ -171,6 +195,7 @@ const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   storageDir: isString,
   registration: isBoolean,
   uploadQuota: isUploadQuota,
+  sessions: isSessions,
   trustProxy: isBoolean,
   logLevel: isLogLevel,
   web: isBoolean,

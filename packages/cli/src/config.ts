@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { DEFAULT_UPLOAD_QUOTA, type UploadQuota } from '@helpdesk/core'
+import { DEFAULT_UPLOAD_QUOTA, type SessionOptions, type UploadQuota } from '@helpdesk/core'
 import type { HelpdeskMailOptions, HelpdeskPluginCommonOptions, HelpdeskServiceOptions, RateLimitOptions } from '@helpdesk/fastify'
 import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
 
@@ -9,6 +9,8 @@ export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file
 export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginCommonOptions, 'prefix'> & Pick<HelpdeskServiceOptions, 'registration' | 'storageDir'>> & {
   rateLimit: false | (RateLimitFileOptions & Pick<RateLimitOptions, 'redis'> & { max: number })
   uploadQuota: UploadQuota
+  /** HELPDESK_SESSION_IDLE_MINUTES / HELPDESK_SESSION_LIFETIME_MINUTES / HELPDESK_TOKEN_IDLE_MINUTES over the file's `sessions`; absent: the defaults. */
+  sessions?: SessionOptions
   /** HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS: webhook deliveries to loopback and private addresses. */
   webhooks?: { allowPrivateTargets: boolean }
   /** Set when mail is configured (a sender, and an SMTP URL or inbound addresses). */
@@ -94,6 +96,25 @@ function uploadQuotaOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): Uploa
     maxFiles: env.HELPDESK_UPLOAD_QUOTA_FILES !== undefined
       ? integer('HELPDESK_UPLOAD_QUOTA_FILES', env.HELPDESK_UPLOAD_QUOTA_FILES, 1, 1_000_000)
       : file.uploadQuota?.maxFiles ?? DEFAULT_UPLOAD_QUOTA.maxFiles
+  }
+}
+
+const MINUTE_MS = 60_000
+
+/** The environment's session lifetimes (in minutes) over the file's `sessions` (in milliseconds); undefined when neither sets one. */
+function sessionsOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): SessionOptions | undefined {
+  const minutes = (name: string, min: number): number | undefined => {
+    const value = env[name]
+    return value === undefined ? undefined : integer(name, value, min, 100 * 365 * 24 * 60) * MINUTE_MS
+  }
+  const idleTimeoutMs = minutes('HELPDESK_SESSION_IDLE_MINUTES', 0) ?? file.sessions?.idleTimeoutMs
+  const lifetimeMs = minutes('HELPDESK_SESSION_LIFETIME_MINUTES', 1) ?? file.sessions?.lifetimeMs
+  const tokenIdleTimeoutMs = minutes('HELPDESK_TOKEN_IDLE_MINUTES', 0) ?? file.sessions?.tokenIdleTimeoutMs
+  if (idleTimeoutMs === undefined && lifetimeMs === undefined && tokenIdleTimeoutMs === undefined) return undefined
+  return {
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+    ...(lifetimeMs !== undefined ? { lifetimeMs } : {}),
+    ...(tokenIdleTimeoutMs !== undefined ? { tokenIdleTimeoutMs } : {})
   }
 }
 
@@ -183,6 +204,7 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
   const smtpPort = flags.smtpPort ?? env.HELPDESK_SMTP_PORT ?? config.mail?.smtpPort
   const mail = mailOf(env, config, cwd)
   const prefixName = flags.prefix !== undefined ? '--prefix' : env.HELPDESK_PREFIX !== undefined ? 'HELPDESK_PREFIX' : 'prefix'
+  const sessions = sessionsOf(env, config)
   return {
     databaseUrl: checkDatabaseUrl(flags.database ?? env.HELPDESK_DATABASE_URL ?? config.database ?? DEFAULT_DATABASE_URL),
     host: flags.host ?? env.HOST ?? config.host ?? '127.0.0.1',
@@ -196,6 +218,7 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       storageDir: resolve(cwd, env.HELPDESK_STORAGE_DIR ?? config.storageDir ?? './storage'),
       registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true,
       uploadQuota: uploadQuotaOf(env, config),
+      ...(sessions !== undefined ? { sessions } : {}),
       ...(env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS !== undefined
         ? { webhooks: { allowPrivateTargets: bool('HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS', env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS) } }
         : {}),

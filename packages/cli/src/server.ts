@@ -10,19 +10,19 @@ import { trackRequestsInFlight } from './graceful-shutdown.js'
 /** Where `helpdesk serve` shows Swagger UI (and `/docs/json`, the OpenAPI document). */
 export const DOCS_PATH = '/docs'
 
-/** The services the server runs, built from the configuration's service options (registration, where uploaded files live, mail) as the plugin builds them. */
+/** The services the server runs, built from the configuration's service options (registration, where uploaded files live, sessions, mail) as the plugin builds them. */
 export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
-  const { registration, storageDir, mail } = config.plugin
-  return buildHelpdesk(store, { registration, storageDir, ...(mail !== undefined ? { mail } : {}) })
+  const { registration, storageDir, sessions, mail } = config.plugin
+  return buildHelpdesk(store, { registration, storageDir, ...(sessions !== undefined ? { sessions } : {}), ...(mail !== undefined ? { mail } : {}) })
 }
 
 /**
  * The one place the configuration becomes the plugin's options: the HTTP ones
- * (the services were built by `helpdeskFor` with `registration`, `storageDir`
- * and the mail settings; of mail only the inbound secret stays with the plugin).
+ * (the services were built by `helpdeskFor` with `registration`, `storageDir`,
+ * `sessions` and the mail settings; of mail only the inbound secret stays with the plugin).
  */
 export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): HelpdeskPluginPrebuiltOptions {
-  const { registration: _registration, storageDir: _storageDir, mail, ...http } = config.plugin
+  const { registration: _registration, storageDir: _storageDir, sessions: _sessions, mail, ...http } = config.plugin
   return { ...http, helpdesk, ...(mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}) }
 }
 

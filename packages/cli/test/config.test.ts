@@ -104,6 +104,22 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({}, {}, dirWith({ uploadQuota: { maxMegabytes: 5 } })), /"uploadQuota" must be an object with only maxBytes, maxFiles/)
   })
 
+  it('sets session lifetimes from the environment (minutes) over the file (milliseconds), for the services only', async (t) => {
+    const dir = dirWith({ sessions: { idleTimeoutMs: 600_000, lifetimeMs: 3_600_000 } })
+    const store = createKnexStore({ url: 'sqlite::memory:' })
+    t.after(async () => { await store.close() })
+    assert.equal(loadConfig({}, {}, dirWith({})).plugin.sessions, undefined, 'the defaults when nothing is set')
+    const fromFile = loadConfig({}, {}, dir)
+    assert.deepEqual(fromFile.plugin.sessions, { idleTimeoutMs: 600_000, lifetimeMs: 3_600_000 })
+    assert.equal(helpdeskFor(fromFile, store).auth.sessionLifetimeMs, 3_600_000)
+    assert.ok(!('sessions' in pluginOptionsFor(fromFile, createHelpdesk({ store }))), 'a service option, not an HTTP one')
+    const fromEnv = loadConfig({}, { HELPDESK_SESSION_IDLE_MINUTES: '0', HELPDESK_SESSION_LIFETIME_MINUTES: '90', HELPDESK_TOKEN_IDLE_MINUTES: '43200' }, dir)
+    assert.deepEqual(fromEnv.plugin.sessions, { idleTimeoutMs: 0, lifetimeMs: 90 * 60_000, tokenIdleTimeoutMs: 30 * 24 * 60 * 60_000 })
+    assert.throws(() => loadConfig({}, { HELPDESK_SESSION_LIFETIME_MINUTES: '0' }, dir), /HELPDESK_SESSION_LIFETIME_MINUTES must be an integer from 1/)
+    assert.throws(() => loadConfig({}, {}, dirWith({ sessions: { idleMinutes: 5 } })), /"sessions" must be an object with only idleTimeoutMs, lifetimeMs, tokenIdleTimeoutMs/)
+    assert.throws(() => loadConfig({}, {}, dirWith({ sessions: { lifetimeMs: 0 } })), /"sessions" must be an object whose "lifetimeMs" is an integer from 1/)
+  })
+
   it('loads helpdesk.config.ts with tsx', () => {
     const dir = dirWith([
       "import type { HelpdeskConfigFile } from '@helpdesk/cli'",

@@ -1,5 +1,6 @@
 import { AuthService } from './auth/auth-service.js'
 import type { TokenCacheOptions } from './auth/token-cache.js'
+import type { SessionOptions } from './auth/session.js'
 import { createArgon2Hasher } from './auth/argon2-hasher.js'
 import { CannedResponseService } from './canned-responses/canned-response-service.js'
 import { CategoryService } from './categories/category-service.js'
@@ -44,6 +45,12 @@ export interface HelpdeskOptions {
   fileStorage?: FileStorage
   /** Caching of bearer-token lookups (revocations always apply at once). Default: 10 s, 10,000 tokens. */
   tokenCache?: TokenCacheOptions
+  /**
+   * How long sessions (password logins: the console's cookie, `POST /auth/login`) and personal
+   * tokens live, enforced on every request. Default: a session ends after 24 hours unused or
+   * 14 days after its login; personal tokens do not expire.
+   */
+  sessions?: SessionOptions
   /**
    * Mail both ways. With a `transport`, events queue mails (`mail.send` jobs,
    * sent by `jobs` once started); without one, only inbound mail is handled.
@@ -115,7 +122,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   const helpdesk: Helpdesk = {
     events: context.events,
     clock: context.clock,
-    auth: new AuthService(context, options.tokenCache),
+    auth: new AuthService(context, options.tokenCache, options.sessions),
     customers: new CustomerService(context),
     agents: new AgentService(context),
     categories: new CategoryService(context),

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify'
 import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
-import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, Store, TokenCacheOptions, UploadQuota, User } from '@helpdesk/core'
+import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, SessionOptions, Store, TokenCacheOptions, UploadQuota, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
 export type AuthenticateResult = User | { id: number } | { email: string } | null | undefined
 
 export interface RateLimitOptions {
-  /** Requests per window per token (per IP when anonymous). Default 600. */
+  /** Requests per window per user, whatever token or session they use (per IP when anonymous). Default 600. */
   max?: number
   /** Window in milliseconds or a string like '1 minute'. Default one minute. */
   timeWindow?: number | string
@@ -106,6 +106,12 @@ export interface HelpdeskServiceOptions {
   fileStorage?: FileStorage
   /** Caching of bearer-token lookups (revocations always apply at once). Default 10 s, 10,000 tokens. */
   tokenCache?: TokenCacheOptions
+  /**
+   * How long sessions (password logins: the console's cookie, `POST /auth/login`) and personal
+   * tokens live, enforced on every request: `idleTimeoutMs` (default 24 h), `lifetimeMs` (default
+   * 14 days; the cookie's Max-Age follows it), `tokenIdleTimeoutMs` (personal tokens; default 0, never).
+   */
+  sessions?: SessionOptions
   /**
    * Mail: notifications sent by SMTP (queued as `mail.send` jobs, sent by the
    * job runner, which the plugin runs unless `workers` is false) and tickets

@@ -20,6 +20,7 @@ import { collectionRoutes } from './routes/article-collections/collection-routes
 import { articleRoutes } from './routes/articles/article-routes.js'
 import { authRoutes } from './routes/auth/auth-routes.js'
 import { sessionRoutes } from './routes/auth/session-routes.js'
+import { sessionListRoutes } from './routes/auth/session-list-routes.js'
 import { cannedResponseRoutes } from './routes/canned-responses/canned-response-routes.js'
 import { categoryRoutes } from './routes/categories/category-routes.js'
 import { customerRoutes } from './routes/customers/customer-routes.js'
@@ -42,7 +43,7 @@ declare module 'fastify' {
 }
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
-const routeModules = [healthRoutes, authRoutes, sessionRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
+const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
   eventStreamRoutes, mailRoutes]
 

@@ -27,6 +27,7 @@ async function steps (h: TestApp): Promise<Step[]> {
   const doomedCategory = await h.helpdesk.categories.create(null, { name: 'Doomed' })
   const note = await h.helpdesk.customers.addNote(admin.user, customer.user.id, 'first note')
   const spare = await h.helpdesk.auth.createToken(admin.user, 'spare')
+  const spareSession = await h.helpdesk.auth.authenticate((await h.helpdesk.auth.login('walk-admin@example.com', 'secret123')).token)
   const c = customer.user.id
   const a = agent.user.id
   const k = category.id
@@ -48,6 +49,9 @@ async function steps (h: TestApp): Promise<Step[]> {
     { route: 'GET /api/v1/auth/tokens', url: '/api/v1/auth/tokens', token },
     { route: 'POST /api/v1/auth/tokens', url: '/api/v1/auth/tokens', payload: { name: 'walk' }, token },
     { route: 'DELETE /api/v1/auth/tokens/:id', url: `/api/v1/auth/tokens/${spare.id}`, token },
+    { route: 'GET /api/v1/auth/sessions', url: '/api/v1/auth/sessions', token },
+    { route: 'DELETE /api/v1/auth/sessions/:id', url: `/api/v1/auth/sessions/${spareSession?.tokenId ?? 0}`, token },
+    { route: 'DELETE /api/v1/auth/sessions', url: '/api/v1/auth/sessions', token },
 
     { route: 'GET /api/v1/customers', url: `/api/v1/customers?${everything.customers}`, token },
     { route: 'GET /api/v1/customers/:id', url: `/api/v1/customers/${c}?${everything.customers}`, token },

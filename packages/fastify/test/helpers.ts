@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
-import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, type Helpdesk, type User } from '@helpdesk/core'
+import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, type Clock, type Helpdesk, type User } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '@helpdesk/store-knex'
 import helpdeskPlugin, { frameworkErrors, type HelpdeskPluginCommonOptions, type HelpdeskServiceOptions } from '../src/index.js'
 
@@ -39,19 +39,32 @@ export interface RegisteredRoute {
 
 let counter = 0
 
-/** What a test's app is built with: the plugin's options and the services' (createHelpdesk's), as if the plugin built them. */
-export type BuildAppOptions = HelpdeskPluginCommonOptions & HelpdeskServiceOptions
+/**
+ * What a test's app is built with: the plugin's options and the services' (createHelpdesk's), as if the plugin built them;
+ * `clock` is the services' and the store's time (see `manualClock`).
+ */
+export type BuildAppOptions = HelpdeskPluginCommonOptions & HelpdeskServiceOptions & { clock?: Clock }
+
+/** A clock tests move by hand (sessions' idle timeouts and lifetimes without waiting). */
+export interface ManualClock extends Clock { advance: (ms: number) => void }
+
+export function manualClock (start = Date.parse('2030-01-01T00:00:00Z')): ManualClock {
+  let time = start
+  return { now: () => new Date(time), advance: (ms) => { time += ms } }
+}
 
 /** A migrated database of `dialect` and an app with the plugin; both torn down after the test. */
 export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', options: BuildAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(dialect)
-  const store = createKnexStore({ url: db.url })
+  const store = createKnexStore({ url: db.url, ...(options.clock !== undefined ? { clock: options.clock } : {}) })
   await store.migrate()
   const storageDir = mkdtempSync(join(tmpdir(), 'helpdesk-files-'))
   // The services are prebuilt (tests call them directly): the service options go to createHelpdesk, the rest to the plugin.
-  const { registration, hasher, marketplace, storageDir: _storageDir, fileStorage, tokenCache, mail, ...pluginOptions } = options
+  const { registration, hasher, marketplace, storageDir: _storageDir, fileStorage, tokenCache, mail, sessions, clock, ...pluginOptions } = options
   const helpdesk = createHelpdesk({
     store,
+    ...(clock !== undefined ? { clock } : {}),
+    ...(sessions !== undefined ? { sessions } : {}),
     hasher: hasher ?? testHasher,
     fileStorage: fileStorage ?? createLocalFileStorage(storageDir),
     ...(registration !== undefined ? { registration } : {}),

@@ -68,7 +68,7 @@ eachDialect((dialect) => {
       const person = await h.user('customer', { email: 'often@example.com' })
       const raw = (i: number) => `hd_login-token-${i}-${'y'.repeat(30)}`
       for (let i = 0; i < LOGIN_TOKEN_LIMIT + 5; i++) {
-        await h.store.tokens.create({ user_id: person.user.id, name: 'login', token_hash: hashToken(raw(i)) })
+        await h.store.tokens.create({ user_id: person.user.id, name: 'login', token_hash: hashToken(raw(i)), session: true })
       }
       expectStatus(await h.inject({ method: 'GET', url: '/api/v1/auth/me', token: raw(0) }), 200)
       const login = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'often@example.com', password: 'secret123' } }), 200)

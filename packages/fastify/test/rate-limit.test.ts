@@ -54,7 +54,27 @@ eachDialect((dialect) => {
       assert.ok(reset >= unixNow() && reset <= unixNow() + 61, `X-RateLimit-Reset ${reset} is a unix time within the window`)
     })
 
-    it('keeps a budget per token, and per IP for anonymous callers', async (t) => {
+    it('keeps one budget per user, shared by all their tokens and sessions (issue 29)', async (t) => {
+      const h = await buildApp(t, dialect, { rateLimit: { max: 4, loginMax: 100 } })
+      const ann = await h.user('agent', { email: 'ann@example.com' })
+      const tokens = [ann.token]
+      for (let i = 0; i < 2; i++) tokens.push(expectStatus(await h.inject({ method: 'POST', url: '/api/v1/auth/tokens', token: ann.token, payload: { name: `t${i}` } }), 201).data.token)
+      const login = await h.inject({ method: 'POST', url: '/api/v1/auth/session', payload: { email: 'ann@example.com', password: 'secret123' } })
+      const cookie = String(login.headers['set-cookie']).split(';')[0] ?? ''
+      // Two of the budget's four went on creating the tokens; each new token finds the same budget.
+      expectStatus(await h.inject({ method: 'GET', url: '/api/v1/auth/me', token: tokens[1] }), 200)
+      const last = await h.inject({ method: 'GET', url: '/api/v1/auth/me', token: tokens[2] })
+      expectStatus(last, 200)
+      assert.equal(last.headers['x-ratelimit-remaining'], '0')
+      expectError(await h.inject({ method: 'GET', url: '/api/v1/auth/me', token: tokens[0] }), 429)
+      expectError(await h.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { cookie } }), 429)
+      // Another user, and an anonymous caller, have their own budgets.
+      const bob = await h.user('agent')
+      expectStatus(await h.inject({ method: 'GET', url: '/api/v1/auth/me', token: bob.token }), 200)
+      expectError(await h.inject({ method: 'GET', url: '/api/v1/auth/me' }), 401)
+    })
+
+    it('keeps a budget per user, and per IP for anonymous callers', async (t) => {
       const h = await buildApp(t, dialect, { rateLimit: { max: 2 } })
       const first = await h.user('agent')
       const second = await h.user('agent')

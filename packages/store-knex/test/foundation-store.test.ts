@@ -120,28 +120,28 @@ for (const dialect of testDialects()) {
       it('creates capped tokens one user at a time: a burst of concurrent creations stops at the cap', async (t) => {
         const store = await migratedStore(t, dialect)
         const user = await store.users.create(person('burst@example.com'))
-        await store.tokens.create({ user_id: user.id, name: 'login', token_hash: '0'.repeat(64) })
+        await store.tokens.create({ user_id: user.id, name: 'login', token_hash: '0'.repeat(64), session: true })
         const created = await Promise.all(Array.from({ length: 12 }, async (_, i) =>
-          await store.tokens.createCapped({ user_id: user.id, name: `t${i}`, token_hash: i.toString(16).padStart(64, 'a') }, { max: 5, except: 'login' })))
+          await store.tokens.createCapped({ user_id: user.id, name: `t${i}`, token_hash: i.toString(16).padStart(64, 'a') }, { max: 5 })))
         assert.equal(created.filter((token) => token !== null).length, 5)
-        assert.equal((await store.tokens.listForUser(user.id)).length, 6, 'the token named `except` is not counted')
+        assert.equal((await store.tokens.listForUser(user.id)).length, 6, 'a session is not counted')
       })
 
-      it('prunes a user\'s oldest tokens of a name, and only those', async (t) => {
+      it('prunes a user\'s oldest sessions, and only those', async (t) => {
         const store = await migratedStore(t, dialect)
         const user = await store.users.create(person('prune@example.com'))
         const other = await store.users.create(person('other@example.com'))
-        for (let i = 0; i < 4; i++) await store.tokens.create({ user_id: user.id, name: 'login', token_hash: i.toString(16).padStart(64, 'b') })
-        await store.tokens.create({ user_id: user.id, name: null, token_hash: 'c'.repeat(64) })
-        await store.tokens.create({ user_id: other.id, name: 'login', token_hash: 'd'.repeat(64) })
+        for (let i = 0; i < 4; i++) await store.tokens.create({ user_id: user.id, name: i % 2 === 0 ? 'login' : 'session', token_hash: i.toString(16).padStart(64, 'b'), session: true })
+        await store.tokens.create({ user_id: user.id, name: 'login', token_hash: 'c'.repeat(64) })
+        await store.tokens.create({ user_id: other.id, name: 'login', token_hash: 'd'.repeat(64), session: true })
         const before = await store.tokens.revision()
-        assert.equal(await store.tokens.pruneNamed(user.id, 'login', 2), 2)
+        assert.equal(await store.tokens.pruneSessions(user.id, 2), 2)
         assert.ok(await store.tokens.revision() > before, 'pruned tokens stop working at once (the auth revision moved)')
         assert.equal(await store.tokens.findUserByHash('0'.padStart(64, 'b')), null)
         assert.notEqual(await store.tokens.findUserByHash('3'.padStart(64, 'b')), null)
-        assert.equal((await store.tokens.listForUser(user.id)).length, 3)
+        assert.equal((await store.tokens.listForUser(user.id)).length, 3, 'a personal token named login is no session')
         assert.equal((await store.tokens.listForUser(other.id)).length, 1)
-        assert.equal(await store.tokens.pruneNamed(user.id, 'login', 2), 0)
+        assert.equal(await store.tokens.pruneSessions(user.id, 2), 0)
       })
     })
 

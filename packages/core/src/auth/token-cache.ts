@@ -71,14 +71,16 @@ export class TokenCache<V> {
    * The cached value for `key` if the auth revision has not moved since it
    * was loaded, else `load()`'s: the value and the revision read with it, in
    * one statement (so a change committed in between cannot slip through).
-   * Either way one read of the database; null values are never cached.
+   * Either way one read of the database; null values are never cached. A
+   * cached value `usable` refuses (an expired session, as this entry saw it)
+   * is loaded again.
    */
-  async get (key: string, load: () => Promise<{ value: V | null, revision: number }>): Promise<V | null> {
+  async get (key: string, load: () => Promise<{ value: V | null, revision: number }>, usable: (value: V) => boolean = () => true): Promise<V | null> {
     if (this.ttlMs <= 0) return (await load()).value
     const now = this.clock.now().getTime()
     const entry = this.entries.get(key)
     if (entry !== undefined) {
-      if (entry.expires > now && await this.revisions.read() === entry.revision) return entry.value
+      if (entry.expires > now && usable(entry.value) && await this.revisions.read() === entry.revision) return entry.value
       this.entries.delete(key)
     }
     const { value, revision } = await load()

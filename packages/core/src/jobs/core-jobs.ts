@@ -13,7 +13,9 @@ export const CoreJobType = {
   /** Daily: drops event-log entries and finished jobs past their retention. */
   EventsPrune: 'events.prune',
   /** Daily: drops webhook deliveries past their retention. */
-  WebhooksPrune: 'webhooks.prune'
+  WebhooksPrune: 'webhooks.prune',
+  /** Hourly: removes expired sessions and idle personal tokens (they are refused already). */
+  TokensPrune: 'tokens.prune'
 } as const
 
 const HOUR = 60 * 60 * 1000
@@ -44,4 +46,7 @@ export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext): 
     while (await context.store.webhooks.deleteDeliveriesBefore(daysAgo(WEBHOOK_DELIVERY_RETENTION_DAYS), 1000) === 1000);
   })
   jobs.every(CoreJobType.WebhooksPrune, DAY)
+
+  jobs.register(CoreJobType.TokensPrune, async () => { await helpdesk.auth.pruneExpired() })
+  jobs.every(CoreJobType.TokensPrune, HOUR)
 }

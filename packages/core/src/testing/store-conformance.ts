@@ -213,6 +213,73 @@ export function runStoreConformance (makeStore: () => Promise<ConformanceStore>,
       })
     })
 
+    describe('sessions', () => {
+      it('tells sessions from personal tokens, records uses forward only, and leaves the auth revision on a use', async () => {
+        await withStore(async ({ store }) => {
+          const user = await store.users.create(person(Role.Agent, 'agent@example.com'))
+          const session = await store.tokens.create({ user_id: user.id, name: 'session', token_hash: 'e'.repeat(64), session: true, user_agent: 'Firefox', ip: '10.0.0.1' })
+          await store.tokens.create({ user_id: user.id, name: 'login', token_hash: 'f'.repeat(64) })
+          const found = await store.tokens.findUserByHash('e'.repeat(64))
+          assert.equal(found?.token.session, true)
+          assert.equal(found?.token.last_used_at, session.created_at, 'a token starts used')
+          const personal = await store.tokens.findUserByHash('f'.repeat(64))
+          assert.equal(personal?.token.session, false, 'a personal token is no session, whatever its name')
+          assert.equal(personal?.token.last_used_at, personal?.token.created_at)
+          const before = await store.tokens.revision()
+          await store.tokens.recordUse(session.id, '2999-01-02 00:00:00')
+          await store.tokens.recordUse(session.id, '2999-01-01 00:00:00')
+          assert.equal((await store.tokens.findUserByHash('e'.repeat(64)))?.token.last_used_at, '2999-01-02 00:00:00')
+          assert.equal(await store.tokens.revision(), before, 'a use revokes nothing')
+        })
+      })
+
+      it('lists a user\'s live sessions, ends them (moving the auth revision) and removes the expired ones (not moving it)', async () => {
+        await withStore(async ({ store }) => {
+          const user = await store.users.create(person(Role.Agent, 'agent@example.com'))
+          const other = await store.users.create(person(Role.Customer, 'other@example.com'))
+          const recent = await store.tokens.create({ user_id: user.id, name: 'session', token_hash: '1'.repeat(64), session: true, user_agent: 'Firefox', ip: '10.0.0.1' })
+          const idle = await store.tokens.create({ user_id: user.id, name: 'login', token_hash: '2'.repeat(64), session: true })
+          const others = await store.tokens.create({ user_id: other.id, name: 'login', token_hash: '3'.repeat(64), session: true })
+          const personal = await store.tokens.create({ user_id: user.id, name: 'ci', token_hash: '4'.repeat(64) })
+          await store.tokens.recordUse(recent.id, '2999-01-02 00:00:00')
+          await store.tokens.recordUse(others.id, '2999-01-02 00:00:00')
+          const byUse = { sessionsCreatedAfter: '2000-01-01 00:00:00', sessionsUsedAfter: '2999-01-01 00:00:00', tokensUsedAfter: null }
+          const listed = await store.tokens.listSessions(user.id, byUse, { ...query(), sort: [{ field: 'last_used_at', desc: true }] })
+          assert.deepEqual(listed.items, [{ id: recent.id, name: 'session', created_at: recent.created_at, last_used_at: '2999-01-02 00:00:00', user_agent: 'Firefox', ip: '10.0.0.1' }])
+          assert.equal(listed.total, 1)
+          const noIdle = { ...byUse, sessionsUsedAfter: null }
+          const both = await store.tokens.listSessions(user.id, noIdle, { ...query(), sort: [{ field: 'last_used_at', desc: true }], perPage: 1 })
+          assert.deepEqual([both.total, both.items.map((s) => s.id)], [2, [recent.id]])
+          assert.equal((await store.tokens.listSessions(user.id, { ...noIdle, sessionsCreatedAfter: '2999-01-01 00:00:00' }, query())).total, 0)
+
+          let revision = await store.tokens.revision()
+          assert.equal(await store.tokens.deleteExpired(byUse, 10), 1, 'the idle session goes; the personal token and the used sessions stay')
+          assert.equal(await store.tokens.findUserByHash('2'.repeat(64)), null)
+          assert.equal(await store.tokens.revision(), revision, 'expired tokens are refused already')
+          assert.equal(await store.tokens.deleteExpired({ ...byUse, tokensUsedAfter: '2999-01-01 00:00:00' }, 10), 1, 'a personal token idle since its creation')
+          assert.equal(await store.tokens.findUserByHash('4'.repeat(64)), null)
+          assert.notEqual(idle.id, personal.id)
+
+          assert.equal(await store.tokens.deleteSessionForUser(other.id, recent.id), false, 'not theirs')
+          assert.equal(await store.tokens.deleteSessionForUser(user.id, others.id), false)
+          const spare = await store.tokens.create({ user_id: user.id, name: 'login', token_hash: '5'.repeat(64), session: true })
+          const kept = await store.tokens.create({ user_id: user.id, name: 'laptop', token_hash: '6'.repeat(64) })
+          assert.equal(await store.tokens.deleteSessionForUser(user.id, kept.id), false, 'a personal token is no session')
+          assert.equal(await store.tokens.deleteSessionsForUser(user.id, recent.id), 1)
+          assert.ok(await store.tokens.revision() > revision, 'ending sessions moves the auth revision')
+          assert.equal(await store.tokens.findUserByHash('5'.repeat(64)), null)
+          assert.notEqual(await store.tokens.findUserByHash('1'.repeat(64)), null)
+          assert.notEqual(await store.tokens.findUserByHash('6'.repeat(64)), null)
+          revision = await store.tokens.revision()
+          assert.equal(await store.tokens.deleteSessionForUser(user.id, recent.id), true)
+          assert.ok(await store.tokens.revision() > revision)
+          assert.notEqual(spare.id, kept.id)
+          assert.equal(await store.tokens.deleteSessionsForUser(other.id, null), 1)
+          assert.deepEqual((await store.tokens.listForUser(user.id)).map((token) => token.id), [kept.id])
+        })
+      })
+    })
+
     describe('search documents', () => {
       it('every ticket write and every owner rename reindexes: found by the new words, not the old', async () => {
         await withStore(async ({ store }) => {

@@ -10,12 +10,13 @@ const DEFAULT_WINDOW = 60_000
 const RESET = 'x-ratelimit-reset'
 
 /**
- * Per token once it is verified (by id: the raw token never becomes a counter key), else per IP:
- * an unknown or malformed bearer token counts against the caller's IP (CONTRACT §17).
+ * Per user once their token (or session cookie) is verified, so every token and session of one
+ * account shares one budget; else per IP: an unknown, revoked, expired or malformed token counts
+ * against the caller's IP (CONTRACT §17).
  */
 function callerKey (request: FastifyRequest): string {
   const verified = request.verifiedToken
-  return verified === null ? `ip:${request.ip}` : `token:${verified.tokenId}`
+  return verified === null ? `ip:${request.ip}` : `user:${verified.user.id}`
 }
 
 /** Login attempts: per email and IP together (CONTRACT §16). */

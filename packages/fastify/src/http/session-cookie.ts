@@ -1,12 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { COOKIE_SESSION_TOKEN_NAME, type SessionClient } from '@helpdesk/core'
 
-/** The console's session cookie: an ordinary token (a row in `api_tokens` named `session`), carried in a cookie. */
+/** The console's session cookie: a session token (a row in `api_tokens` named `session`), carried in a cookie. */
 export const SESSION_COOKIE = 'helpdesk_session'
 /** Name of the token row behind a cookie session, as `GET /auth/tokens` lists it. */
-export const SESSION_TOKEN_NAME = 'session'
-/** How long the browser keeps the cookie: 14 days. Logout or any auth revision change ends it sooner. */
-export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60
+export const SESSION_TOKEN_NAME = COOKIE_SESSION_TOKEN_NAME
 export const CSRF_HEADER = 'x-csrf-token'
 export const CSRF_MESSAGE = 'CSRF token missing or invalid.'
 
@@ -37,13 +36,22 @@ export function csrfAllows (request: FastifyRequest, session: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
-/** HttpOnly, SameSite=Lax, Path=/; Secure when the request came over https (`request.protocol` honours trustProxy). */
-export function setSessionCookie (request: FastifyRequest, reply: FastifyReply, token: string): void {
+/**
+ * HttpOnly, SameSite=Lax, Path=/; Secure when the request came over https (`request.protocol` honours trustProxy).
+ * The browser keeps it as long as the server's absolute lifetime of sessions (`maxAgeSeconds`); the server
+ * ends the session sooner when it idles, on logout or on any auth revision change.
+ */
+export function setSessionCookie (request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
   void reply.setCookie(SESSION_COOKIE, token, {
-    httpOnly: true, sameSite: 'lax', path: '/', secure: request.protocol === 'https', maxAge: SESSION_MAX_AGE_SECONDS
+    httpOnly: true, sameSite: 'lax', path: '/', secure: request.protocol === 'https', maxAge: maxAgeSeconds
   })
 }
 
 export function clearSessionCookie (request: FastifyRequest, reply: FastifyReply): void {
   void reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: request.protocol === 'https' })
+}
+
+/** What a login records on its session to tell sessions apart: the client's `User-Agent` and address. */
+export function clientOf (request: FastifyRequest): SessionClient {
+  return { userAgent: request.headers['user-agent'] ?? null, ip: request.ip }
 }

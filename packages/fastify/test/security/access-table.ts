@@ -120,6 +120,10 @@ export const accessTable: AccessRow[] = [
   row('GET /auth/tokens', 'category', SIGNED_IN, () => ({ url: '/auth/tokens' })),
   row('POST /auth/tokens', 'category', SIGNED_IN_CREATES, () => ({ url: '/auth/tokens', payload: { name: 'cli' } })),
   row('DELETE /auth/tokens/:id', 'category', OWNER_ONLY, async ({ w }) => ({ url: `/auth/tokens/${(await w.fresh.token(w.owner)).id}` })),
+  // A person's own sessions (password logins); ending another person's session is a 404, administrators included.
+  row('GET /auth/sessions', 'category', SIGNED_IN, () => ({ url: '/auth/sessions' })),
+  row('DELETE /auth/sessions', 'category', SIGNED_IN, () => ({ url: '/auth/sessions' })),
+  row('DELETE /auth/sessions/:id', 'category', OWNER_ONLY, async ({ w }) => ({ url: `/auth/sessions/${(await w.fresh.session(w.owner)).id}` })),
 
   // Customers: administrators and agents with manage_customers; the owner is the customer the row reads.
   row('GET /customers', 'manage_customers', PERMITTED, () => ({ url: '/customers' })),

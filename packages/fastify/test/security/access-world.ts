@@ -77,6 +77,8 @@ export interface FreshResources {
   article: () => Promise<number>
   attachment: () => Promise<string>
   token: (person: Person) => Promise<{ id: number, token: string }>
+  /** A session (a password login's token) of the person. */
+  session: (person: Person) => Promise<{ id: number, token: string }>
   email: () => string
 }
 
@@ -140,6 +142,10 @@ export async function buildAccessWorld (h: TestApp): Promise<AccessWorld> {
     token: async (person) => {
       const issued = await helpdesk.auth.createToken(person.user, 'matrix')
       return { id: issued.id, token: issued.token }
+    },
+    session: async (person) => {
+      const { token } = await helpdesk.auth.login(person.user.email, PASSWORD)
+      return { id: (await helpdesk.auth.authenticate(token))?.tokenId ?? 0, token }
     },
     email: () => `new-${unique()}@example.com`
   }

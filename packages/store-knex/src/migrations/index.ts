@@ -17,6 +17,7 @@ import * as sqliteValueSamples from './0016-sqlite-value-samples.js'
 import * as postgresEventAnnounce from './0017-postgres-event-announce.js'
 import * as postgresReadMarkKeys from './0018-postgres-read-mark-keys.js'
 import * as mailReplyKeys from './0019-mail-reply-keys.js'
+import * as sessions from './0020-sessions.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -42,7 +43,8 @@ export const migrations: Migration[] = [
   { name: '0016-sqlite-value-samples', ...sqliteValueSamples },
   { name: '0017-postgres-event-announce', ...postgresEventAnnounce },
   { name: '0018-postgres-read-mark-keys', ...postgresReadMarkKeys },
-  { name: '0019-mail-reply-keys', ...mailReplyKeys }
+  { name: '0019-mail-reply-keys', ...mailReplyKeys },
+  { name: '0020-sessions', ...sessions }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -20,6 +20,7 @@ const CannedResponses = lazy(async () => await import('./screens/CannedResponses
 const KnowledgeBase = lazy(async () => await import('./screens/KnowledgeBase.js'))
 const Imports = lazy(async () => await import('./screens/Imports.js'))
 const Notifications = lazy(async () => await import('./screens/Notifications.js'))
+const Sessions = lazy(async () => await import('./screens/Sessions.js'))
 
 /** The path the console is mounted at, from <base href> (the server plugin rewrites it under a prefix). */
 function basePath (): string {
@@ -58,6 +59,7 @@ function Routes () {
         <Route path="/portal/new"><NewTicket /></Route>
         <Route path="/portal/tickets/:id">{(params) => <TicketView id={Number(params.id)} />}</Route>
         <Route path="/notifications"><Notifications /></Route>
+        <Route path="/sessions"><Sessions /></Route>
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}

@@ -144,3 +144,15 @@ export interface ImportJob {
   failed: number
   message: string | null
 }
+
+/** One of the signed-in person's sessions (`GET /auth/sessions`). */
+export interface SignInSession {
+  id: number
+  type: 'cookie' | 'bearer'
+  created_at: string
+  last_used_at: string
+  expires_at: string
+  user_agent: string | null
+  ip: string | null
+  current: boolean
+}

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
-import { ForbiddenError } from '@helpdesk/core'
+import { ForbiddenError, LOGIN_TOKEN_NAME } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
+import { clientOf } from '../../http/session-cookie.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, IdParams, Person, responses, Success } from '../../schemas/common.js'
 import { presentPerson } from '../people.js'
@@ -13,7 +14,8 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: 
     schema: {
       tags,
       summary: 'Log in with email and password',
-      description: 'Answers a bearer token for `Authorization: Bearer <token>`. Wrong credentials, and banned users, are a 422 on `email`. ' +
+      description: 'Answers a bearer token for `Authorization: Bearer <token>`: a session, which ends after its idle timeout unused ' +
+        'and at its absolute lifetime (see `GET /auth/sessions`). Wrong credentials, and banned users, are a 422 on `email`. ' +
         'Attempts are limited per email and IP (429).',
       body: LoginBody,
       response: responses({ 200: Data(Session) })
@@ -21,7 +23,7 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: 
     config: { auth: 'none' },
     preHandler: loginLimit
   }, async (request) => {
-    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password)
+    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, LOGIN_TOKEN_NAME, clientOf(request))
     return { data: { token, user: presentPerson(user, avatar) } }
   })
 
@@ -35,7 +37,7 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: 
     },
     config: { auth: 'none' }
   }, async (request, reply) => {
-    const { token, user } = await helpdesk.auth.register(request.body)
+    const { token, user } = await helpdesk.auth.register(request.body, clientOf(request))
     return await reply.code(201).send({ data: { token, user: presentPerson(user, avatar) } })
   })
 

@@ -35,3 +35,19 @@ export const TokenBody = Type.Union([
   Type.Object({ name: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.tokenName }))) }),
   Type.Null()
 ], { examples: [{ name: 'deploy-bot' }] })
+
+/** One of the caller's sessions (`GET /auth/sessions`). */
+export const SessionItem = Type.Object({
+  id: Type.Integer({ description: 'The session\'s token id (as `GET /auth/tokens` lists it).' }),
+  type: Type.Union([Type.Literal('cookie'), Type.Literal('bearer')], {
+    description: '`cookie`: a web console session; `bearer`: a token from `POST /auth/login` or `POST /auth/register`.'
+  }),
+  created_at: DateTime,
+  last_used_at: Type.String({ description: 'UTC datetime, `YYYY-MM-DD HH:MM:SS`, of its last request, to the minute.' }),
+  expires_at: Type.String({
+    description: 'UTC datetime, `YYYY-MM-DD HH:MM:SS`, when it ends unless used again (its idle timeout), never after its absolute lifetime.'
+  }),
+  user_agent: Nullable(Type.String({ description: 'The `User-Agent` of the login (at most 255 characters).' })),
+  ip: Nullable(Type.String({ description: 'The address the login came from.' })),
+  current: Type.Boolean({ description: 'Whether this request is made with this session.' })
+})

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { effectivePermissions, type User } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { clearSessionCookie, csrfTokenFor, SESSION_TOKEN_NAME, setSessionCookie } from '../../http/session-cookie.js'
+import { clearSessionCookie, clientOf, csrfTokenFor, SESSION_TOKEN_NAME, setSessionCookie } from '../../http/session-cookie.js'
 import { Data, Nullable, Person, responses, Success } from '../../schemas/common.js'
 import { Permissions } from '../agents/agent-schemas.js'
 import { presentPerson } from '../people.js'
@@ -34,15 +34,16 @@ export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit 
       tags,
       summary: 'Log in into a session cookie (the web console)',
       description: 'Same checks and login limit as `POST /auth/login`, but the token goes into the HttpOnly cookie `helpdesk_session` ' +
-        '(SameSite=Lax, Path=/, Secure over https), never into the body. Answers the user and the session\'s CSRF token.',
+        '(SameSite=Lax, Path=/, Secure over https; Max-Age the sessions\' absolute lifetime), never into the body. ' +
+        'Answers the user and the session\'s CSRF token. The session ends after its idle timeout unused (see `GET /auth/sessions`).',
       body: LoginBody,
       response: responses({ 200: Data(CookieSession) })
     },
     config: { auth: 'none' },
     preHandler: loginLimit
   }, async (request, reply) => {
-    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, SESSION_TOKEN_NAME)
-    setSessionCookie(request, reply, token)
+    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, SESSION_TOKEN_NAME, clientOf(request))
+    setSessionCookie(request, reply, token, Math.floor(helpdesk.auth.sessionLifetimeMs / 1000))
     return { data: sessionOf(user, csrfTokenFor(token)) }
   })
 

@@ -91,8 +91,9 @@ export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options
     heartbeat = setInterval(() => {
       write(SSE_HEARTBEAT)
       if (token === null || request.tokenId === null) return
-      // A revoked token or session, or a banned user, loses the stream; a changed user gets a fresh scope.
-      helpdesk.auth.authenticate(token).then(async (found) => {
+      // A revoked, expired or idle token or session, or a banned user, loses the stream; a changed user gets a fresh scope.
+      // A heartbeat is no use of the session: an open stream alone does not keep it from idling out.
+      helpdesk.auth.authenticate(token, { recordUse: false }).then(async (found) => {
         if (found === null) {
           end()
         } else if (found.user !== known) {

@@ -103,6 +103,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
               </nav>
               <div class="user-menu">
                 <span class="user-name">{user.first_name} {user.last_name}</span>
+                <NavLink href="/sessions">{t('nav.sessions')}</NavLink>
                 <button type="button" class="link-button" onClick={() => { void logOut() }}>{t('nav.logOut')}</button>
               </div>
             </>
