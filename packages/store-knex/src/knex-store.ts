@@ -24,8 +24,6 @@ import { createJobRepository } from './repositories/job-repository.js'
 import { createMailRepository } from './repositories/mail-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
-import { createInProcessNotifier } from './notifiers/in-process-notifier.js'
-import { createPostgresNotifier, listenConnectionOf } from './notifiers/postgres-notifier.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
 export interface KnexStoreOptions {
@@ -111,7 +109,7 @@ export class KnexStore extends RepositoryFields implements Store {
     private readonly inTransaction = false,
     private readonly readMarks = new ReadMarks(knex, dialect),
     private readonly jobSignal = new JobSignal(knex, dialect),
-    readonly eventNotifier: StoreEventNotifier = dialect.name === 'postgres' ? createPostgresNotifier(listenConnectionOf(knex)) : createInProcessNotifier()
+    readonly eventNotifier: StoreEventNotifier = dialect.eventNotifier(knex)
   ) {
     super()
     this.repositoryContext = { db: knex, dialect, clock, readMarks, ticketsById: inTransaction ? undefined : ticketReadsById(knex, dialect) }

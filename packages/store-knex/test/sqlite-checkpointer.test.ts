@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { eventually } from '@helpdesk/core/testing'
 import { backgroundCheckpointers, checkpointInBackground } from '../src/dialects/sqlite-checkpointer.js'
-import { connectionHolders } from '../src/dialects/sqlite-statements.js'
+import { heldConnection } from '../src/dialects/sqlite-statements.js'
 import { createKnexStore } from '../src/index.js'
 
 /**
@@ -95,7 +95,7 @@ describe('background WAL checkpoints (SQLite)', () => {
     const file = join(dir, 'store.sqlite')
     const store = createKnexStore({ url: `sqlite:${file}` })
     await store.migrate()
-    const connection = connectionHolders.get((store.knex.client as { config: { pool: object } }).config.pool)?.current
+    const connection = heldConnection(store.knex)
     assert.ok(connection)
     assert.equal(await started(connection), true)
     await store.close()
@@ -105,7 +105,7 @@ describe('background WAL checkpoints (SQLite)', () => {
   it('leaves an in-memory database alone (it has no log)', async () => {
     const store = createKnexStore({ url: 'sqlite::memory:' })
     await store.migrate()
-    const connection = connectionHolders.get((store.knex.client as { config: { pool: object } }).config.pool)?.current
+    const connection = heldConnection(store.knex)
     assert.ok(connection)
     await new Promise((resolve) => setTimeout(resolve, 1100))
     assert.equal(backgroundCheckpointers.has(connection), false)

@@ -3,9 +3,9 @@ import { createKnexStore, createTestDatabase, testDialects } from '../src/index.
 
 /** The store contract every adapter keeps (`@helpdesk/core/testing`), on each database. */
 for (const dialect of testDialects()) {
-  runStoreConformance(async () => {
+  runStoreConformance(async ({ clock }) => {
     const db = await createTestDatabase(dialect)
-    const store = createKnexStore({ url: db.url })
+    const store = createKnexStore({ url: db.url, clock })
     await store.migrate()
     let statements = 0
     store.knex.on('query', () => { statements++ })

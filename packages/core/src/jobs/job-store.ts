@@ -19,19 +19,29 @@ export interface JobRepository {
   claim(options: { types: string[], limit: number, leaseMs: number, workerId: string, /** Default true; false looks at pending jobs only (cheaper). */ reclaimExpired?: boolean }): Promise<Job[]>
   /** Moves the lease of a job this worker holds (long jobs beat while they run); false when it lost it. */
   extendLease(id: number, workerId: string, leaseMs: number): Promise<boolean>
+  /** Marks the job done, its lease and any earlier error cleared. */
   complete(id: number): Promise<void>
-  /** Records the error; `retryAt` null = give up (status failed). */
+  /**
+   * Records the error and frees the lease; the job is pending again, due at
+   * `retryAt` (its attempts kept), or with `retryAt` null given up (status
+   * failed, never claimed again unless retried).
+   */
   fail(id: number, error: string, retryAt: DateTimeString | null): Promise<void>
+  /** Newest first (by id), at most `limit` (default 100). */
   list(filter: { status?: JobStatus[], type?: string, limit?: number }): Promise<Job[]>
   findById(id: number): Promise<Job | null>
-  /** A failed (or pending) job runs again now; false when unknown. */
+  /**
+   * A failed (or pending) job is due now with its attempts back to 0, and
+   * runners are woken as by an enqueue (`onEnqueued`); false when unknown,
+   * running or done.
+   */
   retry(id: number): Promise<boolean>
   /** Deletes up to `limit` done or failed jobs last updated before `before`; returns how many. */
   deleteFinishedBefore(before: DateTimeString, limit: number): Promise<number>
   /**
-   * Calls `listener` after a transaction that enqueued jobs committed, in this
-   * process and (on PostgreSQL, through LISTEN/NOTIFY) in every instance.
-   * Returns the unsubscribe function.
+   * Calls `listener` after a transaction that enqueued jobs committed (never
+   * for one that rolled back), in this process and (on PostgreSQL, through
+   * LISTEN/NOTIFY) in every instance. Returns the unsubscribe function.
    */
   onEnqueued(listener: () => void): () => void
 }

@@ -32,29 +32,33 @@ export type MailMessagePatch = Partial<Pick<MailMessage, 'status' | 'error' | 'a
 export interface MailRepository {
   findThread(ticketId: number): Promise<MailThread | null>
   findThreadByToken(token: string): Promise<MailThread | null>
-  /** Creates the ticket's thread unless it exists; returns the stored one either way. */
+  /** Creates the ticket's thread unless it exists; returns the stored one either way (to concurrent callers too: one thread per ticket). */
   ensureThread(thread: MailThread): Promise<MailThread>
+  /** Records mails to send (pending, no attempt yet), one per recipient, however many; returns their ids in order. */
   createOutbound(mails: NewOutboundMail[]): Promise<number[]>
-  /** Records a received mail; null when one with the same `dedupe_key` was recorded already (nothing written). */
+  /** Records a received mail; null when one with the same `dedupe_key` was recorded already (nothing written), also by a concurrent call. */
   createInbound(mail: NewInboundMail): Promise<number | null>
   findById(id: number): Promise<MailMessage | null>
   update(id: number, patch: MailMessagePatch): Promise<void>
   /** Applies `patch` only while the mail's status is `status`; whether it did (one caller wins a race). */
   updateIf(id: number, status: MailStatus, patch: MailMessagePatch): Promise<boolean>
+  /** Newest first (by id); `total` counts every match. */
   list(filter: { direction: MailDirection, status?: MailStatus | undefined, limit: number, offset: number }): Promise<{ items: MailMessage[], total: number }>
-  /** The original of a received mail. */
+  /** The original of a received mail (null for a sent one). */
   raw(id: number): Promise<Buffer | null>
-  /** The ticket of the newest stored message (sent or received) whose Message-ID is one of `ids`. */
+  /** The ticket of the newest stored message (sent or received, with a ticket) whose Message-ID is one of `ids`, else of the thread whose root is; null when none. */
   ticketOfMessageIds(ids: string[]): Promise<number | null>
-  /** Whether we sent a mail with this Message-ID. */
+  /** Whether we sent a mail with this Message-ID (a thread's root Message-ID counts). */
   isOutboundMessageId(id: string): Promise<boolean>
-  /** Message-IDs of the ticket's stored mails (sent and received), oldest first, at most `limit` (the newest). */
+  /** Message-IDs of the ticket's stored mails (sent and received), each once, oldest first (by its latest use), at most `limit` (the newest). */
   messageIdsOfTicket(ticketId: number, limit: number): Promise<string[]>
   /** Received mails from `sender` recorded since `since`. */
   countInboundSince(sender: string, since: DateTimeString): Promise<number>
   findByUnsubscribeToken(token: string): Promise<MailMessage | null>
+  /** Adding a participant already there does nothing. */
   addParticipant(ticketId: number, userId: number): Promise<void>
   participantIds(ticketId: number): Promise<number[]>
+  /** Opting out twice does nothing. */
   optOut(userId: number): Promise<void>
   /** Those of `ids` who opted out of mail. */
   optedOut(ids: number[]): Promise<number[]>

@@ -3,5 +3,5 @@
  * store's contract, and helpers the packages' own tests share. Imports
  * `node:test`; not part of the main entry point.
  */
-export { runStoreConformance, type ConformanceStore, type StoreConformanceOptions } from './store-conformance.js'
+export { runStoreConformance, type ConformanceClock, type ConformanceContext, type ConformanceStore, type StoreConformanceOptions } from './store-conformance.js'
 export { eventually, type EventuallyOptions } from './eventually.js'

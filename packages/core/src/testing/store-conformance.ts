@@ -1,26 +1,18 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ValidationError } from '../errors.js'
-import type { ListQuery } from '../list/list-query.js'
 import type { Store } from '../store.js'
-import type { NewUser } from '../users/user-store.js'
 import { staffCategoryCounts, type Category } from '../categories/category.js'
-import type { NewTicket } from '../tickets/ticket-store.js'
 import type { TicketScope } from '../tickets/ticket-policy.js'
 import type { Ticket } from '../tickets/ticket.js'
 import { noPermissions, Role, type User } from '../users/user.js'
+import { conformanceClock, everything, newTicket, person, query, type ConformanceContext, type ConformanceStore, type WithStore } from './conformance-support.js'
+import { eventLogConformance } from './event-log-conformance.js'
+import { jobStoreConformance } from './job-store-conformance.js'
+import { mailStoreConformance } from './mail-store-conformance.js'
+import { webhookStoreConformance } from './webhook-store-conformance.js'
 
-/** A fresh, migrated, empty store for one test, and how to dispose of it. */
-export interface ConformanceStore {
-  store: Store
-  close(): Promise<void>
-  /**
-   * Statements the store has sent so far, if the adapter can tell: then the
-   * suite also checks that list includes are loaded in batch (a page of 12
-   * costs what a page of 3 costs).
-   */
-  statements?: () => number
-}
+export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
 export interface StoreConformanceOptions {
   /** Prefixes the suite's name (e.g. the database it runs on). */
@@ -35,18 +27,21 @@ export interface StoreConformanceOptions {
  * null/false, unique violations as the domain's ValidationError on the
  * field), transactions (nested calls join the outer one; a failure rolls
  * back everything), the auth revision, search documents kept in step with
- * tickets and their owners, exact ticket counts under concurrent writes, and
- * list includes loaded in batch. Call it at the top level of a test file:
+ * tickets and their owners, exact ticket counts under concurrent writes,
+ * list includes loaded in batch, and the contracts of the jobs, webhook,
+ * mail and event-log repositories (one file each beside this one). Call it
+ * at the top level of a test file; the store `makeStore` returns must take
+ * "now" from `context.clock` (a clock the suite moves by hand):
  *
- *   runStoreConformance(async () => { const store = ...; await store.migrate(); return { store, close: () => store.close() } })
+ *   runStoreConformance(async ({ clock }) => { const store = ...(clock); await store.migrate(); return { store, close: () => store.close() } })
  */
-export function runStoreConformance (makeStore: () => Promise<ConformanceStore>, options: StoreConformanceOptions = {}): void {
+export function runStoreConformance (makeStore: (context: ConformanceContext) => Promise<ConformanceStore>, options: StoreConformanceOptions = {}): void {
   const writers = options.writers ?? 8
-  /** Runs `fn` on a fresh store, closed afterwards whatever happens. */
-  const withStore = async (fn: (s: ConformanceStore) => Promise<void>): Promise<void> => {
-    const s = await makeStore()
+  const withStore: WithStore = async (fn) => {
+    const clock = conformanceClock()
+    const s = await makeStore({ clock })
     try {
-      await fn(s)
+      await fn({ ...s, clock })
     } finally {
       await s.close()
     }
@@ -404,54 +399,11 @@ export function runStoreConformance (makeStore: () => Promise<ConformanceStore>,
       })
     })
 
-    describe('mail', () => {
-      it('keeps one first reply key however many callers make it at once; rotation adds a newer one and may retire the older', async () => {
-        await withStore(async ({ store }) => {
-          assert.deepEqual(await store.mail.replyKeys(), [])
-          await Promise.all(['a', 'b', 'c', 'd'].map(async (secret) => { await store.mail.ensureReplyKey(secret) }))
-          const [first, ...others] = await store.mail.replyKeys()
-          assert.equal(others.length, 0)
-          assert.equal(first?.id, 1)
-          await store.mail.ensureReplyKey('again')
-          assert.equal((await store.mail.replyKeys())[0]?.secret, first?.secret, 'an existing key is never replaced')
-          assert.deepEqual(await store.mail.rotateReplyKey('second', false), { id: 2, retired: 0 })
-          assert.deepEqual((await store.mail.replyKeys()).map((k) => [k.id, k.secret]), [[2, 'second'], [1, first?.secret]])
-          assert.deepEqual(await store.mail.rotateReplyKey('third', true), { id: 3, retired: 2 })
-          assert.deepEqual((await store.mail.replyKeys()).map((k) => k.id), [3])
-        })
-      })
-
-      it('applies a conditional mail update for one of several concurrent callers only', async () => {
-        await withStore(async ({ store }) => {
-          const id = await store.mail.createInbound({ dedupe_key: 'held-1', message_id: null, sender: 'x@example.com', recipient: null, subject: 'Held', raw: Buffer.from('x') })
-          assert.ok(id !== null)
-          await store.mail.update(id, { status: 'held', error: 'Held.' })
-          const won = await Promise.all([1, 2, 3, 4].map(async () => await store.mail.updateIf(id, 'held', { status: 'received' })))
-          assert.equal(won.filter((w) => w).length, 1)
-          assert.equal((await store.mail.findById(id))?.status, 'received')
-          assert.equal(await store.mail.updateIf(987654, 'held', { status: 'received' }), false)
-        })
-      })
-    })
+    jobStoreConformance(withStore)
+    webhookStoreConformance(withStore)
+    mailStoreConformance(withStore)
+    eventLogConformance(withStore)
   })
-}
-
-const at = '2024-01-01 00:00:00'
-
-function person (role: number, email: string): NewUser {
-  return { role: role as NewUser['role'], first_name: 'Test', last_name: 'Person', email, status: 1, password_hash: null }
-}
-
-function newTicket (userId: number, categoryId: number, fields: Partial<NewTicket> = {}): NewTicket {
-  return { user_id: userId, creator_id: userId, category_id: categoryId, status: 1, private: false, title: 'A ticket', body: '<p>Body</p>', additional: {}, created_at: at, ...fields }
-}
-
-function query (partial: Record<string, string> = {}): ListQuery {
-  return { include: [], sort: [{ field: 'id', desc: false }], partial, exact: {}, page: 1, perPage: 100 }
-}
-
-function everything (viewerId: number): TicketScope {
-  return { tickets: { all: true }, comments: { all: true }, viewerId }
 }
 
 async function allTickets (store: Store, scope: TicketScope): Promise<Ticket[]> {

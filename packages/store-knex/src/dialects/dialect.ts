@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { HelpdeskError } from '@helpdesk/core'
+import type { StoreEventNotifier } from '../notifiers/store-event-notifier.js'
 import type { CountTriggers } from './count-table.js'
 import type { FullTextSearch } from './full-text.js'
 
@@ -44,6 +45,32 @@ export interface Dialect {
   inIds(column: string, ids: readonly number[]): { sql: string, bindings: unknown[] }
   /** `column IN (ids)` with the list bound as one value, so the statement's text (and its prepared plan) does not vary with the list. */
   whereIdIn(qb: Knex.QueryBuilder, column: string, ids: readonly number[]): void
+  /** `column IN (values)` for text values, as SQL for `run`: one bound value, the same text whatever the list. */
+  inTexts(column: string, values: readonly string[]): { sql: string, bindings: unknown[] }
+  /**
+   * What ends the `select` of the rows a claimer takes (the job claim), so
+   * that concurrent claimers skip each other's rows instead of waiting for
+   * them: ` for update skip locked` on PostgreSQL; nothing on SQLite, where
+   * one writer runs at a time.
+   */
+  readonly skipLockedRows: string
+  /**
+   * Tells every instance listening on `channel` (`listen`), when `db`'s
+   * transaction commits (at once outside one): `pg_notify` on PostgreSQL.
+   * Nothing on SQLite, where the store tells the listeners of its own
+   * process itself.
+   */
+  notify(db: Knex, channel: string): Promise<void>
+  /**
+   * Listens on `channel` (`notify`) on a connection of its own, outside the
+   * pool: `notification` for each one, `lost` once the connection broke
+   * (nothing is heard after it). Resolves once listening, to the function
+   * that stops and closes the connection. Null where notifications never
+   * leave the process (SQLite).
+   */
+  listen(knex: Knex, channel: string, on: { notification: () => void, lost: () => void }): Promise<() => Promise<void>> | null
+  /** The live event stream's signal for a store on `knex`: `LISTEN/NOTIFY` across instances, or within the process. */
+  eventNotifier(knex: Knex): StoreEventNotifier
   /** A driver error as a domain error (unique violation -> 422 on its field, lost connection -> 503), or null. */
   translateError(error: unknown): HelpdeskError | null
   /** Full-text indexes (FTS5 / tsvector + GIN) and substring indexes (pg_trgm). */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { Dialect } from './dialect.js'
+import { driverName } from './knex-internals.js'
 import { postgresDialect } from './postgres.js'
 import { sqliteDialect } from './sqlite.js'
 
@@ -11,6 +12,6 @@ export function dialectFor (url: string): Dialect {
 
 /** The dialect of an open connection (migrations receive only knex). */
 export function dialectOfKnex (knex: Knex): Dialect {
-  const client = String((knex.client as { config?: { client?: unknown } }).config?.client ?? '')
+  const client = driverName(knex)
   return client === 'pg' || client === 'postgres' || client === 'postgresql' ? postgresDialect : sqliteDialect
 }

@@ -1,14 +1,5 @@
 import type { Knex } from 'knex'
-
-/** The slice of knex's client used here. */
-interface Client<C> {
-  acquireConnection: () => Promise<C>
-  releaseConnection: (connection: C) => Promise<unknown>
-  queryBuilder: () => Knex.QueryBuilder
-  raw: (...args: unknown[]) => Knex.Raw
-  ref: (...args: unknown[]) => Knex.Ref<string, Record<string, string>>
-  emit: (event: string, data: unknown) => boolean
-}
+import { builderMethodNames, knexClient, reportQuery, transactionClient, type KnexClient } from './knex-internals.js'
 
 /** How a dialect runs a transaction's own statements on one of its connections. */
 export interface TransactionControl<C> {
@@ -21,25 +12,9 @@ export interface TransactionControl<C> {
 }
 
 /** Runs one statement of the transaction's own, reported like any query. */
-function control<C> (client: Client<C>, how: TransactionControl<C>, connection: C, sql: string): void | Promise<void> {
-  client.emit('query', { sql, bindings: [], method: 'raw' })
+function control<C> (client: KnexClient<C>, how: TransactionControl<C>, connection: C, sql: string): void | Promise<void> {
+  reportQuery(client, sql, [])
   return how.run(connection, sql)
-}
-
-let builderMethods: Set<string> | undefined
-
-/** The names of a query builder's methods (`select`, `count`, `insert`, ...), read once. */
-function builderMethodsOf (client: { queryBuilder: () => Knex.QueryBuilder }): Set<string> {
-  if (builderMethods === undefined) {
-    const names = new Set<string>()
-    for (let proto: object | null = Object.getPrototypeOf(client.queryBuilder()); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-      for (const name of Object.getOwnPropertyNames(proto)) {
-        if (name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function') names.add(name)
-      }
-    }
-    builderMethods = names
-  }
-  return builderMethods
 }
 
 /**
@@ -54,7 +29,7 @@ function builderMethodsOf (client: { queryBuilder: () => Knex.QueryBuilder }): S
  */
 export function lightTransaction<C> (how: TransactionControl<C>): <T>(knex: Knex, fn: (trx: Knex) => Promise<T>) => Promise<T> {
   return async <T>(knex: Knex, fn: (trx: Knex) => Promise<T>): Promise<T> => {
-    const client = knex.client as unknown as Client<C>
+    const client = knexClient<C>(knex)
     const connection = await client.acquireConnection()
     const bound = transactionKnex(knex, client, how, connection)
     try {
@@ -97,7 +72,7 @@ export async function inTransaction<T> (db: Knex, transaction: <R>(knex: Knex, f
  * (or rejects once it rolled back), as on a knex transaction. Closed after
  * the transaction, a query on it fails instead of running outside it.
  */
-function transactionKnex<C> (knex: Knex, root: Client<C>, how: TransactionControl<C>, connection: C): { knex: Knex, settle: (error: unknown) => void, close: () => void } {
+function transactionKnex<C> (knex: Knex, root: KnexClient<C>, how: TransactionControl<C>, connection: C): { knex: Knex, settle: (error: unknown) => void, close: () => void } {
   let open = true
   let depth = 0
   const connectionOf = async (): Promise<C> => {
@@ -105,11 +80,7 @@ function transactionKnex<C> (knex: Knex, root: Client<C>, how: TransactionContro
     return connection
   }
   // Everything else (dialect, config, events: emitted on the pool's client's listeners) as the pool's client has it.
-  const client = Object.create(root as object, {
-    acquireConnection: { value: connectionOf },
-    releaseConnection: { value: async () => {} },
-    transacting: { value: true }
-  }) as Client<C>
+  const client = transactionClient(root, connectionOf)
   let settle: (error: unknown) => void = () => {}
   const executionPromise = new Promise<void>((resolve, reject) => {
     settle = (error) => { if (error === null) resolve(); else reject(error) }
@@ -146,7 +117,7 @@ function transactionKnex<C> (knex: Knex, root: Client<C>, how: TransactionContro
     queryBuilder: () => client.queryBuilder(),
     transaction: nested
   }
-  const builderMethod = (name: string | symbol): boolean => typeof name === 'string' && builderMethodsOf(client).has(name)
+  const builderMethod = (name: string | symbol): boolean => typeof name === 'string' && builderMethodNames(client).has(name)
   const proxy = new Proxy(knex, {
     // `trx('table')`: a builder on the transaction's client.
     apply: (_target, _this, args: unknown[]) => {

@@ -1,16 +1,10 @@
 import type { Knex } from 'knex'
 import type { Statements } from './dialect.js'
+import { dispose, knexClient, reportQuery } from './knex-internals.js'
 import { inTransaction, lightTransaction, type TransactionControl } from './light-transaction.js'
 
 interface PgConnection {
   query: ((config: { name: string, text: string, values: unknown[] }) => Promise<{ rows: unknown[] }>) & ((text: string) => Promise<unknown>)
-  /** Set by knex (or here) on a connection its pool must drop. */
-  __knex__disposed?: unknown
-}
-interface Client {
-  acquireConnection: () => Promise<PgConnection>
-  releaseConnection: (connection: PgConnection) => Promise<unknown>
-  emit: (event: string, data: unknown) => boolean
 }
 
 /** `?` -> `$n`, and a statement name per text: PostgreSQL parses and plans each once per connection. */
@@ -32,9 +26,9 @@ function named (sql: string): { name: string, text: string } {
  * text stays prepared on each connection for its lifetime.
  */
 export async function postgresRun<Row> (db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-  const client = db.client as unknown as Client
+  const client = knexClient<PgConnection>(db)
   const values = [...bindings]
-  client.emit('query', { sql, bindings: values, method: 'raw' })
+  reportQuery(client, sql, values)
   const connection = await client.acquireConnection()
   try {
     const result = await connection.query({ ...named(sql), values })
@@ -53,7 +47,7 @@ export async function postgresRun<Row> (db: Knex, sql: string, bindings: readonl
 export const postgresTransactionControl: TransactionControl<PgConnection> = {
   run: async (connection, sql) => { await connection.query(sql) },
   stillOpen: () => true,
-  discard: (connection, error) => { connection.__knex__disposed = error }
+  discard: (connection, error) => { dispose(connection, error) }
 }
 export const postgresTransaction = lightTransaction(postgresTransactionControl)
 

@@ -4,6 +4,8 @@ import { runAllWith, type Dialect } from './dialect.js'
 import { postgresFullText } from './postgres-full-text.js'
 import { postgresCountTriggers } from './postgres-counts.js'
 import { postgresRun, postgresRunAll, postgresTransaction } from './postgres-statements.js'
+import { postgresListen, postgresNotify } from './postgres-notifications.js'
+import { createPostgresNotifier, listenConnectionOf } from '../notifiers/postgres-notifier.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
 
 const TIMESTAMP = 1114
@@ -62,6 +64,13 @@ export const postgresDialect: Dialect = {
   whereIdIn (qb, column, ids) {
     qb.whereRaw('?? = any(?::integer[])', [column, [...ids]])
   },
+  inTexts (column, values) {
+    return { sql: `${column} = any(?::text[])`, bindings: [[...values]] }
+  },
+  skipLockedRows: ' for update skip locked',
+  notify: postgresNotify,
+  listen: postgresListen,
+  eventNotifier: (knex) => createPostgresNotifier(listenConnectionOf(knex)),
   translateError (error): HelpdeskError | null {
     const e = error as { code?: string, constraint?: string, message?: string, name?: string }
     if (e.code === '23505') {

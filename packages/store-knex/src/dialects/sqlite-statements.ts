@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { Statements } from './dialect.js'
+import { dispose, isDisposed, knexClient, poolOption, reportQuery, type KnexClient } from './knex-internals.js'
 import { inTransaction, lightTransaction, type TransactionControl } from './light-transaction.js'
 
 /** The slice of a better-sqlite3 connection used here. */
@@ -14,8 +15,6 @@ export interface SqliteConnection {
   close: () => unknown
   /** better-sqlite3's flag: a transaction is open (also after a failed COMMIT). */
   readonly inTransaction: boolean
-  /** Set by knex on a connection its pool must drop (see `sqliteTransaction`). */
-  __knex__disposed?: unknown
 }
 
 /** Compiled statements kept per connection: enough for every query text the store issues, with room for IN lists. */
@@ -46,16 +45,17 @@ export function keepPreparedStatements (connection: SqliteConnection): void {
 /** The pool's one connection, kept by `afterCreate`, so an idle pool can be used without an asynchronous acquire. */
 export interface ConnectionHolder { current: SqliteConnection | null }
 
-/** Holders by the knex `pool` option object they were created with (knex keeps that object as `client.config.pool`). */
+/** Holders by the knex `pool` option object they were created with (knex keeps that object: `poolOption`). */
 export const connectionHolders = new WeakMap<object, ConnectionHolder>()
 
-interface TarnPool { numUsed: () => number, numFree: () => number, numPendingAcquires: () => number, numPendingCreates: () => number }
-interface Client {
-  pool?: TarnPool
-  config?: { pool?: object }
-  acquireConnection: () => Promise<SqliteConnection>
-  releaseConnection: (connection: SqliteConnection) => Promise<unknown>
-  emit: (event: string, data: unknown) => boolean
+/** The connection `afterCreate` kept for the pool of `knex` (null before the first one opened). */
+export function heldConnection (knex: Knex): SqliteConnection | null {
+  return heldBy(knexClient(knex))
+}
+
+function heldBy (client: KnexClient<SqliteConnection>): SqliteConnection | null {
+  const option = poolOption(client)
+  return option === undefined ? null : connectionHolders.get(option)?.current ?? null
 }
 
 function execute<Row> (connection: SqliteConnection, sql: string, bindings: unknown[]): Row[] {
@@ -66,12 +66,12 @@ function execute<Row> (connection: SqliteConnection, sql: string, bindings: unkn
 }
 
 /** The pool's connection when nobody holds it (no transaction or query in flight), to use synchronously. */
-function idleConnection (client: Client): SqliteConnection | null {
+function idleConnection (client: KnexClient<SqliteConnection>): SqliteConnection | null {
   const pool = client.pool
-  if (pool === undefined || client.config?.pool === undefined) return null
-  const held = connectionHolders.get(client.config.pool)?.current ?? null
+  if (pool === undefined) return null
+  const held = heldBy(client)
   const idle = pool.numUsed() === 0 && pool.numFree() === 1 && pool.numPendingAcquires() === 0 && pool.numPendingCreates() === 0
-  return idle && held?.__knex__disposed === undefined ? held : null
+  return idle && held !== null && !isDisposed(held) ? held : null
 }
 
 /**
@@ -82,9 +82,9 @@ function idleConnection (client: Client): SqliteConnection | null {
  * transaction's connection.
  */
 export async function sqliteRun<Row> (db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-  const client = db.client as unknown as Client
+  const client = knexClient<SqliteConnection>(db)
   const values = bindings.map((value) => typeof value === 'boolean' ? Number(value) : value)
-  client.emit('query', { sql, bindings: values, method: 'raw' })
+  reportQuery(client, sql, values)
   const idle = idleConnection(client)
   if (idle !== null) return execute<Row>(idle, sql, values)
   const connection = await client.acquireConnection()
@@ -104,7 +104,7 @@ export async function sqliteRun<Row> (db: Knex, sql: string, bindings: readonly 
 export const sqliteTransactionControl: TransactionControl<SqliteConnection> = {
   run: (connection, sql) => { connection.prepare(sql).run() },
   stillOpen: (connection) => connection.inTransaction,
-  discard: (connection, error) => { connection.__knex__disposed = error }
+  discard: (connection, error) => { dispose(connection, error) }
 }
 export const sqliteTransaction = lightTransaction(sqliteTransactionControl)
 
@@ -114,17 +114,17 @@ export const sqliteTransaction = lightTransaction(sqliteTransactionControl)
  * open one, as a savepoint).
  */
 export async function sqliteRunAll (db: Knex, statements: Statements): Promise<void> {
-  const client = db.client as unknown as Client
+  const client = knexClient<SqliteConnection>(db)
   const idle = idleConnection(client)
   if (idle === null) {
     await inTransaction(db, sqliteTransaction, async (trx) => { for (const [sql, bindings] of statements) await sqliteRun(trx, sql, bindings) })
     return
   }
-  client.emit('query', { sql: 'begin', bindings: [], method: 'raw' })
+  reportQuery(client, 'begin', [])
   execute(idle, 'begin immediate', [])
   try {
     for (const [sql, bindings] of statements) {
-      client.emit('query', { sql, bindings, method: 'raw' })
+      reportQuery(client, sql, bindings)
       execute(idle, sql, bindings.map((value) => typeof value === 'boolean' ? Number(value) : value))
     }
     execute(idle, 'commit', [])

@@ -7,6 +7,7 @@ import { sqliteCountTriggers } from './sqlite-counts.js'
 import { checkpointInBackground } from './sqlite-checkpointer.js'
 import { connectionHolders, keepPreparedStatements, sqliteRun, sqliteRunAll, sqliteTransaction, type ConnectionHolder, type SqliteConnection } from './sqlite-statements.js'
 import { fieldForIndex, uniqueMessage } from './unique-fields.js'
+import { createInProcessNotifier } from '../notifiers/in-process-notifier.js'
 
 /** `sqlite:PATH` or `sqlite::memory:`. */
 export function sqlitePath (url: string): string {
@@ -60,6 +61,13 @@ export const sqliteDialect: Dialect = {
   whereIdIn (qb, column, ids) {
     qb.whereRaw('?? in (select value from json_each(?))', [column, JSON.stringify(ids)])
   },
+  inTexts (column, values) {
+    return { sql: `${column} in (select value from json_each(?))`, bindings: [JSON.stringify(values)] }
+  },
+  skipLockedRows: '',
+  notify: async () => {},
+  listen: () => null,
+  eventNotifier: () => createInProcessNotifier(),
   whereContains (qb, column, pattern) {
     // SQLite's LIKE is case-insensitive for ASCII; lower() extends it to the rest.
     qb.whereRaw('lower(??) like lower(?) escape \'\\\'', [column, pattern])

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type pg from 'pg'
 import type { EventNotifierListener } from '@helpdesk/core'
+import { connectionSettings } from '../dialects/knex-internals.js'
 import type { StoreEventNotifier } from './store-event-notifier.js'
 
 /** The one channel every instance listens on; payloads are comma-separated event-log ids. */
@@ -110,7 +111,7 @@ export function createPostgresNotifier (connection: pg.ClientConfig): StoreEvent
 
 /** The pg connection settings of a knex instance, for a dedicated listening connection. */
 export function listenConnectionOf (knex: Knex): pg.ClientConfig {
-  const connection = (knex.client as { config: Knex.Config }).config.connection
+  const connection = connectionSettings(knex)
   if (typeof connection === 'string') return { connectionString: connection }
   return { ...(connection as pg.ClientConfig) }
 }

@@ -49,15 +49,17 @@ export interface JobContext {
 export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): JobRepository {
   const { db, dialect } = ctx
   const later = (ms: number): string => formatDateTime(new Date(ctx.clock.now().getTime() + ms))
-  // `+"type"` on SQLite: the claim must walk (status, run_at) in order, not (type, status) and sort every due row.
-  const typeList = dialect.name === 'postgres' ? '"type" = any(?::text[])' : '+"type" in (select value from json_each(?))'
-  const typeBinding = (types: string[]): unknown => dialect.name === 'postgres' ? types : JSON.stringify(types)
+  // The type unindexed where the planner needs telling (SQLite): the claim must walk (status, run_at) in
+  // order, not (type, status) and sort every due row.
+  const typeColumn = dialect.unindexedColumn.replace('??', '"type"')
   // One statement per kind of due job: of claimers racing, each row goes to one (row locks skipped on
   // PostgreSQL; SQLite writes one at a time). Each walks the (status, run_at) index in order and stops at
-  // the limit, so a backlog of due jobs costs a claim no more than a short queue.
+  // the limit, so a backlog of due jobs costs a claim no more than a short queue. The list of types is one
+  // bound value, so the statements' text is the same whatever the types.
+  const typeList = (types: readonly string[]): { sql: string, bindings: unknown[] } => dialect.inTexts(typeColumn, types)
   const claimSql = (due: string, order: string): string => `update "jobs" set "status" = 'running', "attempts" = "attempts" + 1, "locked_until" = ?, "locked_by" = ?, "updated_at" = ?
-    where "id" in (select "id" from "jobs" where ${due} and ${typeList}
-      order by ${order} limit ?${dialect.name === 'postgres' ? ' for update skip locked' : ''})
+    where "id" in (select "id" from "jobs" where ${due} and ${typeList([]).sql}
+      order by ${order} limit ?${dialect.skipLockedRows})
     returning ${columnList}`
   const claimPending = claimSql('"status" = \'pending\' and "run_at" <= ?', '"run_at"')
   const claimExpired = claimSql('"status" = \'running\' and "locked_until" < ?', '"locked_until"')
@@ -99,7 +101,7 @@ export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): 
           ids.push(Number(active?.id ?? 0))
         }
       }
-      if (dialect.name === 'postgres') await db.raw(`select pg_notify('${JOBS_CHANNEL}', '')`)
+      await dialect.notify(db, JOBS_CHANNEL)
       jobs.enqueued()
       return ids
     },
@@ -107,10 +109,11 @@ export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): 
       if (types.length === 0 || limit <= 0) return []
       const at = now(ctx)
       const lease = [later(leaseMs), workerId, at]
+      const { bindings } = typeList(types)
       // Jobs of dead workers first (their lease ran out), then due ones.
-      const expired = reclaimExpired ? await dialect.run<JobRow>(db, claimExpired, [...lease, at, typeBinding(types), limit]) : []
+      const expired = reclaimExpired ? await dialect.run<JobRow>(db, claimExpired, [...lease, at, ...bindings, limit]) : []
       const pending = expired.length < limit
-        ? await dialect.run<JobRow>(db, claimPending, [...lease, at, typeBinding(types), limit - expired.length])
+        ? await dialect.run<JobRow>(db, claimPending, [...lease, at, ...bindings, limit - expired.length])
         : []
       return [...expired, ...pending].map(jobFromRow).sort((a, b) => a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id)
     },
@@ -147,7 +150,7 @@ export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): 
       const count = await db('jobs').where('id', id).whereIn('status', ['failed', 'pending'])
         .update({ status: 'pending', run_at: at, attempts: 0, locked_until: null, locked_by: null, updated_at: at })
       if (count === 0) return false
-      if (dialect.name === 'postgres') await db.raw(`select pg_notify('${JOBS_CHANNEL}', '')`)
+      await dialect.notify(db, JOBS_CHANNEL)
       jobs.enqueued()
       return true
     },

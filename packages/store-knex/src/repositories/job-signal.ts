@@ -1,28 +1,20 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialects/dialect.js'
 
-/** The PostgreSQL channel a committed enqueue notifies (every instance listening wakes). */
+/** The channel a committed enqueue notifies (`Dialect.notify`: every instance listening wakes). */
 export const JOBS_CHANNEL = 'helpdesk_jobs'
-
-interface ListeningConnection {
-  query: (sql: string) => Promise<unknown>
-  on: (event: string, listener: (...args: unknown[]) => void) => void
-  removeAllListeners: (event?: string) => void
-}
-interface RawClient {
-  acquireRawConnection: () => Promise<ListeningConnection>
-  destroyRawConnection: (connection: ListeningConnection) => Promise<void>
-}
 
 /**
  * Wakes job runners when jobs were enqueued: in this process after the
- * enqueuing transaction committed, and on PostgreSQL in every instance
- * (`NOTIFY` inside the transaction is delivered at commit) through one
- * dedicated `LISTEN` connection, opened while somebody listens.
+ * enqueuing transaction committed, and where the dialect notifies across
+ * instances (PostgreSQL: `NOTIFY` inside the transaction is delivered at
+ * commit) in every instance, through one dedicated listening connection
+ * (`Dialect.listen`), opened while somebody listens.
  */
 export class JobSignal {
   private readonly listeners = new Set<() => void>()
-  private connection: ListeningConnection | null = null
+  /** Stops listening and closes the dedicated connection, while it is open. */
+  private stopListening: (() => Promise<void>) | null = null
   private connecting: Promise<void> | null = null
   private closed = false
   private retry: NodeJS.Timeout | null = null
@@ -31,7 +23,7 @@ export class JobSignal {
 
   subscribe (listener: () => void): () => void {
     this.listeners.add(listener)
-    if (this.dialect.name === 'postgres') this.listen()
+    this.listen()
     return () => {
       this.listeners.delete(listener)
       if (this.listeners.size === 0) void this.unlisten()
@@ -51,16 +43,15 @@ export class JobSignal {
   }
 
   private listen (): void {
-    if (this.connection !== null || this.connecting !== null || this.closed) return
-    const client = this.knex.client as unknown as RawClient
+    if (this.stopListening !== null || this.connecting !== null || this.closed) return
+    const opening = this.dialect.listen(this.knex, JOBS_CHANNEL, { notification: () => { this.fire() }, lost: () => { void this.reconnect() } })
+    // Notifications never leave this process (SQLite): `fire` after each commit is all there is.
+    if (opening === null) return
     this.connecting = (async () => {
       try {
-        const connection = await client.acquireRawConnection()
-        connection.on('notification', () => { this.fire() })
-        connection.on('error', () => { void this.reconnect() })
-        await connection.query(`LISTEN ${JOBS_CHANNEL}`)
-        if (this.listeners.size === 0 || this.closed) await client.destroyRawConnection(connection).catch(() => {})
-        else this.connection = connection
+        const close = await opening
+        if (this.listeners.size === 0 || this.closed) await close()
+        else this.stopListening = close
       } catch {
         // The runners' poll covers the gap; try again shortly.
         this.scheduleRetry()
@@ -85,11 +76,8 @@ export class JobSignal {
     await this.connecting
     if (this.retry !== null) clearTimeout(this.retry)
     this.retry = null
-    const connection = this.connection
-    this.connection = null
-    if (connection === null) return
-    connection.removeAllListeners('notification')
-    connection.on('error', () => {})
-    await (this.knex.client as unknown as RawClient).destroyRawConnection(connection).catch(() => {})
+    const close = this.stopListening
+    this.stopListening = null
+    if (close !== null) await close()
   }
 }

@@ -1,6 +1,6 @@
 import type { Attachment, MailMessage, MailRepository, MailThread } from '@helpdesk/core'
 import { attachmentColumns, attachmentFromRow } from '../rows/ticket-rows.js'
-import { now, type RepositoryContext } from './repository-context.js'
+import { insertMany, now, type RepositoryContext } from './repository-context.js'
 
 const messageColumns = [
   'id', 'direction', 'status', 'kind', 'message_id', 'ticket_id', 'comment_id', 'user_id', 'author_id', 'sender', 'recipient',
@@ -29,10 +29,11 @@ export function createMailRepository (ctx: RepositoryContext): MailRepository {
     async createOutbound (mails) {
       if (mails.length === 0) return []
       const at = now(ctx)
-      const rows = await db('mail_messages').insert(mails.map((m) => ({
+      // In batches: one statement for every recipient of a large audience would pass the bound-parameter limit.
+      const ids = await insertMany(db, 'mail_messages', mails.map((m) => ({
         ...m, direction: 'out', status: 'pending', attempts: 0, created_at: at, updated_at: at
-      }))).returning('id') as Array<{ id: number }>
-      return rows.map((r) => Number(r.id))
+      })), 200)
+      return ids.map(Number)
     },
     async createInbound (mail) {
       const at = now(ctx)

@@ -49,6 +49,7 @@ export function AttachmentUploader ({ files, onChange }: { files: Attachment[], 
   }
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse only; the keyboard and screen readers use the file input inside
     <div
       class={`dropzone${dragging ? ' dragging' : ''}`}
       onDragOver={(e) => { e.preventDefault(); setDragging(true) }}
