@@ -221,6 +221,18 @@ describe('SLA clock: policy changes (GLPI #15605)', () => {
     assert.equal(clock.next_response, null) // the vip policy has no next-response target
   })
 
+  it('keeps the verdict of a target met before the change; a running one is judged by the new policy', () => {
+    const events: SlaEvent[] = [
+      { type: 'staff_reply', at: berlinTime(12, '09:40') }, // 40 minutes: on time for standard (60), late for urgent (30)
+      { type: 'customer_reply', at: berlinTime(12, '10:00') },
+      { type: 'policy', at: berlinTime(12, '10:30'), policy: 'urgent' }
+    ]
+    const clock = clockAt(12, '11:30', events)
+    assert.deepEqual([clock.first_response!.target_minutes, clock.first_response!.breached], [60, false])
+    // The wait that began at 10:00 is still running: urgent's 60 minutes apply, due 11:00, breached by now.
+    assert.deepEqual([clock.next_response!.target_minutes, clock.next_response!.due_at, clock.next_response!.breached], [60, berlinTime(12, '11:00'), true])
+  })
+
   it('refuses a timeline naming a policy it was not given', () => {
     assert.throws(() => clockAt(12, '10:00', [{ type: 'policy', at: berlinTime(12, '09:30'), policy: 'gone' }]), RangeError)
   })

@@ -97,7 +97,7 @@ export interface SlaClock {
   resolution: SlaTargetClock | null
   /** The ticket's status at `now`. */
   status: number
-  /** The policy in force at `now` (its key). Its targets are the ones measured against. */
+  /** The policy in force at `now` (its key): its targets say which clocks exist and judge the running ones. */
   policy: string
   /** Business minutes spent in paused statuses since creation (rounded down), under each period's calendar. */
   paused_minutes: number
@@ -135,6 +135,8 @@ interface Reading {
   paused: boolean
   /** When the ticket was last closed, while it is closed at `now`. */
   closedSince: number | null
+  /** The policies in force, from each instant on (the first from creation). */
+  policies: Array<{ at: number, terms: SlaPolicyTerms }>
   firstStaffReply: number | null
   cycles: Cycle[]
 }
@@ -158,6 +160,7 @@ function read (input: SlaClockInput, created: number, now: number): Reading {
   let status = input.timeline.status
   let policy = input.timeline.policy
   let calendar = terms(input.policies, policy).calendar
+  const policies = [{ at: created, terms: terms(input.policies, policy) }]
   let start = created
   let closedSince: number | null = closed.has(status) ? created : null
   let firstStaffReply: number | null = null
@@ -190,6 +193,7 @@ function read (input: SlaClockInput, created: number, now: number): Reading {
         cut(at)
         policy = event.policy
         calendar = terms(input.policies, policy).calendar
+        policies.push({ at, terms: terms(input.policies, policy) })
         break
       case 'staff_reply':
         if (firstStaffReply === null) firstStaffReply = at
@@ -213,6 +217,7 @@ function read (input: SlaClockInput, created: number, now: number): Reading {
     running: !paused.has(status) && !closed.has(status),
     paused: paused.has(status),
     closedSince,
+    policies,
     firstStaffReply,
     cycles
   }
@@ -241,14 +246,30 @@ function targetMs (minutes: number | null | undefined): number | null {
   return Math.round(minutes * MINUTE)
 }
 
+type TargetName = 'first_response_minutes' | 'next_response_minutes' | 'resolution_minutes'
+
+/**
+ * The target that judges a clock: the one of the policy in force when it was
+ * met or stopped (a verdict does not change with a later policy), the current
+ * one while it runs, or when the policy of the time had none.
+ */
+function targetAt (reading: Reading, name: TargetName, at: number | null, current: number): number {
+  if (at === null) return current
+  let found: number | null | undefined
+  for (const change of reading.policies) if (change.at <= at) found = change.terms.targets[name]
+  return found ?? current
+}
+
 /**
  * One target's clock over [from, end ?? now): `end` is when it was met or
  * stopped; with no `end`, the state at `now` decides whether it runs.
  */
 function targetClock (
-  reading: Reading, now: number, minutes: number, target: number, from: number,
+  reading: Reading, now: number, name: TargetName, current: number, from: number,
   end: { at: number, met: boolean } | null
 ): SlaTargetClock {
+  const minutes = targetAt(reading, name, end?.at ?? null, current)
+  const target = targetMs(minutes)!
   const until = end?.at ?? now
   const { used, reachedAt } = measure(reading.segments, from, until, target)
   let state: SlaTargetState
@@ -281,8 +302,10 @@ function targetClock (
  *   meets it, reopening resumes it with the time already used (it
  *   accumulates across reopenings, time spent closed does not count);
  * - every clock stands still in a paused status and outside business hours,
- *   measured with the calendar of the policy in force at each moment, and
- *   judged against the targets of the policy in force at `now`.
+ *   measured with the calendar of the policy in force at each moment;
+ * - the policy in force at `now` says which clocks exist and judges the
+ *   running ones; a clock met or stopped keeps the verdict of the policy in
+ *   force at that moment.
  */
 export function slaClock (input: SlaClockInput): SlaClock {
   const created = parseDateTime(input.timeline.created_at)
@@ -295,19 +318,19 @@ export function slaClock (input: SlaClockInput): SlaClock {
     if (segment.paused) paused += businessMsBetween(segment.calendar, new Date(segment.start), new Date(segment.end))
   }
 
-  const first = targetMs(targets.first_response_minutes)
-  const next = targetMs(targets.next_response_minutes)
-  const resolution = targetMs(targets.resolution_minutes)
+  const first = targets.first_response_minutes ?? null
+  const next = targets.next_response_minutes ?? null
+  const resolution = targets.resolution_minutes ?? null
 
   return {
     first_response: first === null
       ? null
-      : targetClock(reading, now, targets.first_response_minutes!, first, created,
+      : targetClock(reading, now, 'first_response_minutes', first, created,
         reading.firstStaffReply === null ? null : { at: reading.firstStaffReply, met: true }),
-    next_response: next === null ? null : nextResponseClock(reading, now, targets.next_response_minutes!, next),
+    next_response: next === null ? null : nextResponseClock(reading, now, next),
     resolution: resolution === null
       ? null
-      : targetClock(reading, now, targets.resolution_minutes!, resolution, created,
+      : targetClock(reading, now, 'resolution_minutes', resolution, created,
         reading.closedSince === null ? null : { at: reading.closedSince, met: true }),
     status: reading.status,
     policy: reading.policy,
@@ -315,11 +338,11 @@ export function slaClock (input: SlaClockInput): SlaClock {
   }
 }
 
-function nextResponseClock (reading: Reading, now: number, minutes: number, target: number): SlaNextResponseClock {
+function nextResponseClock (reading: Reading, now: number, minutes: number): SlaNextResponseClock {
   let breachedCycles = 0
   let last: SlaTargetClock | null = null
   for (const cycle of reading.cycles) {
-    last = targetClock(reading, now, minutes, target, cycle.start, cycle.end === null ? null : { at: cycle.end, met: cycle.met })
+    last = targetClock(reading, now, 'next_response_minutes', minutes, cycle.start, cycle.end === null ? null : { at: cycle.end, met: cycle.met })
     if (last.breached) breachedCycles++
   }
   const clock = last ?? {
