@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import {
-  businessCalendar, slaClock, slaDueTimes, TicketStatus, type SlaClockInput, type SlaEvent, type SlaPolicyTerms, type SlaTimeline
+  businessCalendar, slaClock, slaDueTimes, TicketStatus, warningInstant, type SlaClockInput, type SlaEvent, type SlaPolicyTerms, type SlaTimeline
 } from '../src/index.js'
 
 const { Open, Pending, Closed } = TicketStatus
@@ -316,5 +316,62 @@ describe('SLA clock: properties', () => {
         assert.notEqual(clock.first_response?.state, 'running')
       }
     }), { numRuns: 300 })
+  })
+})
+
+describe('SLA clock: the worked examples of docs/sla.md', () => {
+  const office = businessCalendar({
+    time_zone: 'Europe/Berlin',
+    hours: { mon: split, tue: split, wed: split, thu: split, fri: split },
+    holidays: [{ date: '2026-04-03', name: 'Good Friday' }, { date: '2026-04-06', name: 'Easter Monday' }]
+  })
+  const terms: Record<string, SlaPolicyTerms> = {
+    standard: { calendar: office, targets: { first_response_minutes: 60, next_response_minutes: 120, resolution_minutes: 480 } },
+    urgent: { calendar: office, targets: { first_response_minutes: 30, next_response_minutes: 60, resolution_minutes: 240 } }
+  }
+  const at = (iso: string): Date => new Date(iso.replace(' ', 'T') + 'Z')
+
+  it('1. across a weekend and the spring change, and across Easter', () => {
+    const friday = slaClock({ timeline: { created_at: '2026-03-27 14:30:00', status: Open, policy: 'standard', events: [] }, policies: terms, now: at('2026-03-27 14:45:00') })
+    assert.equal(friday.first_response!.due_at, '2026-03-27 15:30:00')
+    assert.deepEqual([friday.resolution!.due_at, friday.resolution!.elapsed_minutes, friday.resolution!.remaining_minutes], ['2026-03-30 14:30:00', 15, 465])
+    const easter = slaClock({ timeline: { created_at: '2026-04-02 13:30:00', status: Open, policy: 'standard', events: [] }, policies: terms, now: at('2026-04-02 13:30:00') })
+    assert.equal(easter.resolution!.due_at, '2026-04-07 14:30:00')
+    assert.equal(warningInstant(office, at('2026-04-07 07:30:00'), 60, false).toISOString(), '2026-04-07T06:30:00.000Z')
+    assert.equal(warningInstant(office, at('2026-04-07 07:30:00'), 60, true).toISOString(), '2026-04-07T07:00:00.000Z')
+  })
+
+  it('2. a conversation with a pause and a change of policy', () => {
+    const timeline: SlaTimeline = {
+      created_at: '2026-01-12 08:00:00',
+      status: Open,
+      policy: 'standard',
+      events: [
+        { type: 'staff_reply', at: '2026-01-12 08:40:00' },
+        { type: 'status', at: '2026-01-12 08:40:00', status: Pending },
+        { type: 'customer_reply', at: '2026-01-13 09:00:00' },
+        { type: 'status', at: '2026-01-13 09:00:00', status: Open },
+        { type: 'policy', at: '2026-01-13 10:00:00', policy: 'urgent' },
+        { type: 'staff_reply', at: '2026-01-13 10:30:00' },
+        { type: 'status', at: '2026-01-13 13:00:00', status: Closed }
+      ]
+    }
+    const clock = (now: string) => slaClock({ timeline, policies: terms, now: at(now) })
+    const monday = clock('2026-01-12 15:00:00')
+    assert.deepEqual([monday.first_response!.state, monday.first_response!.elapsed_minutes, monday.first_response!.breached], ['met', 40, false])
+    assert.deepEqual([monday.resolution!.state, monday.resolution!.elapsed_minutes, monday.resolution!.remaining_minutes, monday.resolution!.due_at], ['paused', 40, 440, null])
+    assert.equal(monday.paused_minutes, 320)
+    const reply = clock('2026-01-13 09:00:00')
+    assert.deepEqual([reply.paused_minutes, reply.next_response!.due_at], [440, '2026-01-13 11:00:00'])
+    const half = clock('2026-01-13 09:30:00')
+    assert.deepEqual([half.next_response!.elapsed_minutes, half.next_response!.remaining_minutes], [30, 90])
+    assert.deepEqual([half.resolution!.elapsed_minutes, half.resolution!.due_at], [70, '2026-01-14 09:20:00'])
+    const urgent = clock('2026-01-13 10:00:00')
+    assert.deepEqual([urgent.next_response!.target_minutes, urgent.next_response!.elapsed_minutes, urgent.next_response!.due_at], [60, 60, '2026-01-13 10:00:00'])
+    assert.deepEqual([urgent.resolution!.elapsed_minutes, urgent.resolution!.due_at], [100, '2026-01-13 13:20:00'])
+    assert.deepEqual([urgent.first_response!.target_minutes, urgent.first_response!.breached], [60, false])
+    const closed = clock('2026-01-13 14:00:00')
+    assert.deepEqual([closed.next_response!.state, closed.next_response!.elapsed_minutes, closed.next_response!.overdue_minutes, closed.next_response!.breached_cycles], ['met', 90, 30, 1])
+    assert.deepEqual([closed.resolution!.state, closed.resolution!.elapsed_minutes, closed.resolution!.breached], ['met', 220, false])
   })
 })
