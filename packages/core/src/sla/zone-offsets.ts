@@ -121,9 +121,14 @@ export function localDaySpans (zone: string, day: number): OffsetSpan[] {
   return spans
 }
 
-/** The local date (days since 1970-01-01) of an instant. */
+/** The local date (days since 1970-01-01) of an instant; the offset read from the cached spans of its UTC date. */
 export function localDay (zone: string, ms: number): number {
-  return Math.floor((ms + zoneOffset(zone, ms)) / DAY)
+  if (zone === 'UTC') return Math.floor(ms / DAY)
+  // The spans of local date d cover [d 00:00 - 14h, d+1 00:00 + 12h) as UTC: every instant of UTC date d.
+  const spans = localDaySpans(zone, Math.floor(ms / DAY))
+  let offset = spans[0]!.offset
+  for (const span of spans) if (span.start <= ms) offset = span.offset
+  return Math.floor((ms + offset) / DAY)
 }
 
 /** The instants whose local date may fall in [day, day + days): the window `localDaySpans` covers, for a run of days. */
