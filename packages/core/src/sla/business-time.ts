@@ -23,6 +23,8 @@ import { DAY, localDay, localDaySpans, localDaysWindow, MINUTE, offsetSpans } fr
  *   it stops with a RangeError after `SEARCH_LIMIT_DAYS` days in a row with
  *   no business time, which a valid calendar (at most 2,000 holidays) never
  *   reaches.
+ * - Assumed of the tz data: an offset changes at most once in four days, and
+ *   a local date never goes backwards (true of every zone's current rules).
  */
 
 /** How many days in a row without any business time a search crosses before it gives up (RangeError). */
