@@ -1,5 +1,5 @@
 import { TicketStatus } from '../tickets/ticket.js'
-import { formatDateTime, type DateTimeString } from '../time.js'
+import { formatDateTime, parseDateTime, type DateTimeString } from '../time.js'
 import type { BusinessCalendar } from './calendar.js'
 import { addBusinessMs, businessMsBetween } from './business-time.js'
 
@@ -104,15 +104,6 @@ export interface SlaClock {
 }
 
 const MINUTE = 60_000
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?Z?$/
-
-/** A `YYYY-MM-DD HH:MM:SS` UTC string (ISO 8601 with `T`/`Z` accepted too) as milliseconds. */
-export function parseDateTime (value: DateTimeString): number {
-  const match = DATE_TIME.exec(value)
-  const ms = match === null ? Number.NaN : Date.parse(`${match[1]}T${match[2]}${match[3] ?? ''}Z`)
-  if (Number.isNaN(ms)) throw new RangeError(`Not a UTC date-time (YYYY-MM-DD HH:MM:SS): ${value}`)
-  return ms
-}
 
 interface Segment {
   start: number
