@@ -18,6 +18,16 @@ export function formatDateTime (date: Date): DateTimeString {
   return lastFormatted
 }
 
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?Z?$/
+
+/** A `YYYY-MM-DD HH:MM:SS` UTC string (ISO 8601 with `T`/`Z` accepted too) as milliseconds. */
+export function parseDateTime (value: DateTimeString): number {
+  const match = DATE_TIME.exec(value)
+  const ms = match === null ? Number.NaN : Date.parse(`${match[1]}T${match[2]}${match[3] ?? ''}Z`)
+  if (Number.isNaN(ms)) throw new RangeError(`Not a UTC date-time (YYYY-MM-DD HH:MM:SS): ${value}`)
+  return ms
+}
+
 /** `YYYY-MM-DD HH:MM:SS` -> `YYYY-MM-DDTHH:MM:SSZ` (the agent resource's ISO 8601 form). */
 export function toIso8601 (value: DateTimeString | null): string | null {
   if (value === null) return null
