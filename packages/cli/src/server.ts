@@ -58,6 +58,32 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   return app
 }
 
+/**
+ * Swagger UI's pages run only its own files (`@fastify/swagger-ui` serves the
+ * initializer as a file, nothing is inline): scripts and styles from this
+ * origin only, requests to this origin only (the document and "Try it out"),
+ * never in a frame of another page.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'"
+].join('; ')
+
+/** Every answer under `DOCS_PATH`, whatever Swagger UI set. */
+const DOCS_HEADERS: Record<string, string> = {
+  'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin'
+}
+
 /** Hop-by-hop and per-connection headers of the docs app's answer, which the server's own answer sets itself. */
 const UNFORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
 
@@ -68,7 +94,12 @@ const UNFORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'd
  * stay off the start-up path. It runs on a Fastify instance of its own that
  * never listens, given the document this server's `@fastify/swagger`
  * generates, and each request under `DOCS_PATH` is handed to it (`inject`);
- * what it does not know gets the server's own 404.
+ * what it does not know gets the server's own 404. Its answers carry
+ * `DOCS_HEADERS`, and a token pasted into "Authorize" stays in the page's
+ * memory (no `persistAuthorization`: it would keep it in this origin's
+ * localStorage, which the console shares). `BaseLayout` leaves out the top
+ * bar (a box to load another document, and a logo whose SVG carries an inline
+ * `<style>` the policy refuses).
  */
 function installDocs (app: FastifyInstance): void {
   let docs: Promise<FastifyInstance> | undefined
@@ -77,7 +108,7 @@ function installDocs (app: FastifyInstance): void {
     const ui = Fastify({ logger: false })
     // The document of the server (every route it has), under the name Swagger UI depends on.
     await ui.register(fp(async (instance) => { instance.decorate('swagger', app.swagger.bind(app)) }, { name: '@fastify/swagger' }))
-    await ui.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: true } })
+    await ui.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: false, layout: 'BaseLayout' } })
     await ui.ready()
     return ui
   }
@@ -92,6 +123,7 @@ function installDocs (app: FastifyInstance): void {
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined && !UNFORWARDED.has(name)) void reply.header(name, value)
     }
+    void reply.headers(DOCS_HEADERS)
     // A redirect or a 304 carries no body (and so no content type to invent).
     return await reply.code(answer.statusCode).send(answer.rawPayload.length > 0 ? answer.rawPayload : undefined)
   }

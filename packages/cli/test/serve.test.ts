@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testDialects } from '@helpdesk/store-knex'
 import { serve, type ServeSummary } from '../src/commands/serve.js'
+import { DOCS_CONTENT_SECURITY_POLICY } from '../src/server.js'
 import { contractEndpoints, normalizePath, serviceSpecEndpoints } from '../../fastify/test/spec-endpoints.js'
 import { captureIo, testDatabase, serveInProcess } from './in-process.js'
 
@@ -22,6 +23,21 @@ describe('helpdesk serve', () => {
     assert.equal(page.status, 200)
     assert.match(page.headers.get('content-type') ?? '', /text\/html/)
     assert.match(await page.text(), /swagger-ui/i)
+
+    // Strict headers on every answer of Swagger UI (issue 29), and no token kept in localStorage.
+    const initializer = await fetch(`${origin}/docs/static/swagger-initializer.js`)
+    for (const answer of [page, initializer, await fetch(`${origin}/docs/json`)]) {
+      assert.equal(answer.headers.get('content-security-policy'), DOCS_CONTENT_SECURITY_POLICY, answer.url)
+      assert.equal(answer.headers.get('x-frame-options'), 'DENY', answer.url)
+      assert.equal(answer.headers.get('referrer-policy'), 'no-referrer', answer.url)
+    }
+    for (const directive of ["script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "default-src 'none'"]) {
+      assert.ok(DOCS_CONTENT_SECURITY_POLICY.split('; ').includes(directive), directive)
+    }
+    assert.doesNotMatch(DOCS_CONTENT_SECURITY_POLICY, /unsafe|https:|\*/)
+    const init = await initializer.text()
+    assert.match(init, /"persistAuthorization":false/)
+    assert.doesNotMatch(await (await fetch(`${origin}/docs`)).text(), /<script>|<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=/i, 'nothing inline in the page')
 
     // Swagger UI is built with the first request under /docs: its files, and the server's own 404 for what it lacks.
     const css = await fetch(`${origin}/docs/static/swagger-ui.css`)
