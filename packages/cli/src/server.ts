@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import type { Helpdesk, Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
 import helpdeskPlugin, { buildHelpdesk, frameworkErrors, openapiOptions, type HelpdeskPluginPrebuiltOptions } from '@helpdesk/fastify'
-import helpdeskWeb from '@helpdesk/web'
+import helpdeskWeb, { type HelpdeskWebOptions } from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
 
@@ -22,8 +22,37 @@ export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
  * and the mail settings; of mail only the inbound secret stays with the plugin).
  */
 export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): HelpdeskPluginPrebuiltOptions {
-  const { registration: _registration, storageDir: _storageDir, mail, ...http } = config.plugin
-  return { ...http, helpdesk, ...(mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}) }
+  const { registration: _registration, storageDir: _storageDir, mail, rateLimit, ...http } = config.plugin
+  // `pageMax` is the web plugin's (`webOptionsFor`).
+  const apiRateLimit = rateLimit === false ? false : (({ pageMax: _pageMax, ...api }) => api)(rateLimit)
+  return { ...http, rateLimit: apiRateLimit, helpdesk, ...(mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}) }
+}
+
+/** The web plugin's pages count against a budget per IP (default 120 a window), in the API's Redis; `rateLimit.pageMax: 0` or `rateLimit: false` switches it off. */
+export const DEFAULT_PAGE_RATE_LIMIT = 120
+
+/**
+ * The web plugin's options from the configuration: mounted at `/`, the public
+ * URL of canonical links and the sitemap (`webUrl`), page limits in the API's
+ * window and Redis, and the image proxy's address guard.
+ */
+export function webOptionsFor (config: HelpdeskConfig): HelpdeskWebOptions {
+  const limits = config.plugin.rateLimit
+  const pageMax = limits === false ? 0 : limits.pageMax ?? DEFAULT_PAGE_RATE_LIMIT
+  return {
+    prefix: '/',
+    apiPrefix: config.plugin.prefix,
+    ...(config.webUrl !== null ? { baseUrl: config.webUrl } : {}),
+    rateLimit: limits === false || pageMax === 0
+      ? false
+      : {
+          max: pageMax,
+          ...(limits.timeWindow !== undefined ? { timeWindow: limits.timeWindow } : {}),
+          ...(limits.redis !== undefined ? { redis: limits.redis } : {}),
+          ...(limits.keyPrefix !== undefined ? { keyPrefix: limits.keyPrefix } : {})
+        },
+    remoteImages: { allowPrivateTargets: config.imageProxyAllowPrivateTargets }
+  }
 }
 
 /**
@@ -53,7 +82,7 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   installDocs(app)
   // The plugin runs the background jobs (imports, pruning, webhook deliveries) from ready to close, unless `--no-workers`.
   await app.register(helpdeskPlugin, { ...pluginOptionsFor(config, helpdesk), workers: options.workers ?? true })
-  if (config.web) await app.register(helpdeskWeb, { prefix: '/', apiPrefix: config.plugin.prefix })
+  if (config.web) await app.register(helpdeskWeb, webOptionsFor(config))
   app.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ message: 'Not found.' }))
   return app
 }

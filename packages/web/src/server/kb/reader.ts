@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   articleList, collectionList, parseListQuery,
-  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type PublishedKnowledgeBase, type RawListQuery
+  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type Page, type PublishedKnowledgeBase, type RawListQuery
 } from '@helpdesk/core'
 import type {} from '@helpdesk/fastify'
 
@@ -73,17 +73,27 @@ export class KnowledgeBaseReader {
     return [...byTitle, ...byBody.filter((article) => !seen.has(article.id))].slice(0, SEARCH_LIMIT)
   }
 
-  /** Every readable article (cursor pages of 100, nothing counted), up to a sitemap's limit. */
-  async allArticles (): Promise<Article[]> {
-    const all: Article[] = []
+  /** Every readable article in cursor pages of 100 (nothing counted), up to a sitemap's limit: one page in memory at a time. */
+  async * articlePages (): AsyncGenerator<Article[]> {
     let cursor: string | null = ''
-    while (cursor !== null && all.length < SITEMAP_MAX) {
-      const query = parseListQuery(articleList, { sort: 'order', per_page: 100, cursor })
-      const page = await this.published.articles(query)
-      all.push(...page.items)
+    let left = SITEMAP_MAX
+    while (cursor !== null && left > 0) {
+      const page: Page<Article> = await this.published.articles(parseListQuery(articleList, { sort: 'order', per_page: 100, cursor }))
+      const items = page.items.slice(0, left)
+      left -= items.length
+      yield items
       cursor = page.cursors?.next ?? null
     }
-    return all.slice(0, SITEMAP_MAX)
+  }
+
+  /**
+   * How many articles the reader may read and the one changed last (one
+   * COUNT and one row): what `SitemapCache` checks before each answer.
+   */
+  async articleStamp (): Promise<{ total: number, latest: Pick<Article, 'id' | 'slug' | 'updated_at'> | null }> {
+    const page = await this.published.articles(parseListQuery(articleList, { sort: '-updated_at', per_page: 1 }))
+    const latest = page.items[0]
+    return { total: page.total, latest: latest === undefined ? null : { id: latest.id, slug: latest.slug, updated_at: latest.updated_at } }
   }
 
   private async articles (raw: RawListQuery): Promise<ArticleWithCollection[]> {
