@@ -14,6 +14,8 @@ export { testDialects }
 export interface WebTestApp {
   app: FastifyInstance
   store: KnexStore
+  /** The test database's URL, for another store on it. */
+  databaseUrl: string
   helpdesk: Helpdesk
   /** A user of the role with a bearer token (for setting up data through the API). */
   user: (role: 'admin' | 'agent' | 'customer', permissions?: Partial<ReturnType<typeof noPermissions>>) => Promise<{ user: User, token: string, email: string }>
@@ -67,6 +69,7 @@ export async function buildWebApp (t: TestContext, dialect: 'sqlite' | 'postgres
   return {
     app,
     store,
+    databaseUrl: db.url,
     helpdesk,
     api,
     async countQueries (fn) {

@@ -10,8 +10,6 @@ export type ArticleWithCollection = Article & { collection?: ArticleCollection |
 
 /** Search answers at most this many articles (title matches first, then body matches). */
 export const SEARCH_LIMIT = 20
-/** A sitemap file holds at most 50,000 URLs. */
-const SITEMAP_MAX = 50_000
 
 /**
  * Who reads the page, decided by the API itself: the request's cookie (the
@@ -73,12 +71,29 @@ export class KnowledgeBaseReader {
     return [...byTitle, ...byBody.filter((article) => !seen.has(article.id))].slice(0, SEARCH_LIMIT)
   }
 
-  /** Every readable article in cursor pages of 100 (nothing counted), up to a sitemap's limit: one page in memory at a time. */
-  async * articlePages (): AsyncGenerator<Article[]> {
+  /** Every collection the reader may see, in cursor pages of 100 (nothing counted). */
+  async allCollections (): Promise<ArticleCollection[]> {
+    const all: ArticleCollection[] = []
     let cursor: string | null = ''
-    let left = SITEMAP_MAX
+    while (cursor !== null) {
+      const page: Page<ArticleCollection> = await this.published.collections(parseListQuery(collectionList, { per_page: 100, cursor }))
+      all.push(...page.items)
+      cursor = page.cursors?.next ?? null
+    }
+    return all
+  }
+
+  /**
+   * The collection's readable articles in their order, in cursor pages of 100
+   * (nothing counted), at most `limit`: one page in memory at a time, each
+   * read along the (collection, order) index.
+   */
+  async * articlePages (collectionId: number, limit: number): AsyncGenerator<Article[]> {
+    let cursor: string | null = ''
+    let left = limit
     while (cursor !== null && left > 0) {
-      const page: Page<Article> = await this.published.articles(parseListQuery(articleList, { sort: 'order', per_page: 100, cursor }))
+      const query = parseListQuery(articleList, { filters: { collection: String(collectionId) }, sort: 'order', per_page: 100, cursor })
+      const page: Page<Article> = await this.published.articles(query)
       const items = page.items.slice(0, left)
       left -= items.length
       yield items
