@@ -14,6 +14,8 @@ export interface RateLimitFileOptions {
   timeWindow?: number | string
   loginMax?: number
   keyPrefix?: string
+  /** The web plugin's limit: knowledge-base pages and the sitemap per IP per window (0: none). */
+  pageMax?: number
 }
 
 /** `uploadQuota`: the plugin's per-user quota of unlinked uploads. */
@@ -78,6 +80,8 @@ export interface HelpdeskConfigFile {
   sessions?: SessionsFileOptions
   /** Trust `X-Forwarded-*` from a reverse proxy or load balancer. */
   trustProxy?: boolean
+  /** The public URL of the console and knowledge base (`https://help.example.com`): canonical links and the sitemap. */
+  webUrl?: string
   logLevel?: LogLevel
   /** Serve the web console and the knowledge-base pages at `/` (`helpdesk serve`). */
   web?: boolean
@@ -101,21 +105,28 @@ const isString: Check = (value) => typeof value === 'string' && value !== '' ? n
 const isBoolean: Check = (value) => typeof value === 'boolean' ? null : 'true or false'
 export const isPrefix: Check = (value) => typeof value === 'string' && /^\/[A-Za-z0-9._~\-/]*[^/]$/.test(value) ? null : 'a path like "/api/v1" (leading slash, no trailing slash)'
 export const isRedisUrl: Check = (value) => typeof value === 'string' && /^rediss?:\/\//.test(value) ? null : 'a redis:// or rediss:// URL'
+export const isWebUrl: Check = (value) => {
+  let url: URL | null = null
+  try { url = typeof value === 'string' ? new URL(value) : null } catch {}
+  return url !== null && ['http:', 'https:'].includes(url.protocol) && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
+    ? null
+    : 'an http:// or https:// URL without query or credentials, like "https://help.example.com"'
+}
 export const isLogLevel: Check = (value) => LOG_LEVELS.includes(value as LogLevel) ? null : `one of ${LOG_LEVELS.join(', ')}`
 const isWindow: Check = (value) => (Number.isInteger(value) && (value as number) > 0) || (typeof value === 'string' && value !== '')
   ? null
   : 'milliseconds or a duration like "1 minute"'
 
 const rateLimitKeys: Record<keyof RateLimitFileOptions, Check> = {
-  max: isInteger(0, 1_000_000), timeWindow: isWindow, loginMax: isInteger(1, 1_000_000), keyPrefix: isString
+  max: isInteger(0, 1_000_000), timeWindow: isWindow, loginMax: isInteger(1, 1_000_000), keyPrefix: isString, pageMax: isInteger(0, 1_000_000)
 }
 
 const isRateLimit: Check = (value) => {
   if (value === false || isInteger(0, 1_000_000)(value) === null) return null
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a number, false, or an object with max, timeWindow, loginMax, keyPrefix'
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a number, false, or an object with max, timeWindow, loginMax, keyPrefix, pageMax'
   for (const [key, inner] of Object.entries(value)) {
     const check = rateLimitKeys[key as keyof RateLimitFileOptions]
-    if (check === undefined) return `an object with only max, timeWindow, loginMax, keyPrefix (not "${key}")`
+    if (check === undefined) return `an object with only max, timeWindow, loginMax, keyPrefix, pageMax (not "${key}")`
     const wanted = check(inner)
     if (wanted !== null) return `an object whose "${key}" is ${wanted}`
   }
@@ -197,6 +208,7 @@ const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   uploadQuota: isUploadQuota,
   sessions: isSessions,
   trustProxy: isBoolean,
+  webUrl: isWebUrl,
   logLevel: isLogLevel,
   web: isBoolean,
   mail: isMail

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { DEFAULT_UPLOAD_QUOTA, type SessionOptions, type UploadQuota } from '@helpdesk/core'
 import type { HelpdeskMailOptions, HelpdeskPluginCommonOptions, HelpdeskServiceOptions, RateLimitOptions } from '@helpdesk/fastify'
-import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
+import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, isWebUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
 
 export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file.js'
 
@@ -32,6 +32,10 @@ export interface HelpdeskConfig {
   port: number
   /** Trust `X-Forwarded-For/-Proto/-Host` from a proxy (HELPDESK_TRUST_PROXY, `trustProxy`). Default false. */
   trustProxy: boolean
+  /** The console's and knowledge base's public URL (HELPDESK_WEB_URL, `webUrl`): canonical links and the sitemap. Default none: neither. */
+  webUrl: string | null
+  /** The console's image proxy may fetch from loopback and private addresses (HELPDESK_IMAGE_PROXY_ALLOW_PRIVATE_TARGETS). Default false. */
+  imageProxyAllowPrivateTargets: boolean
   /** LOG_LEVEL, `logLevel`; HELPDESK_QUIET=1 means `silent`. Default info. */
   logLevel: LogLevel
   /** Serve the web console at `/` (--no-web, HELPDESK_WEB, `web`). Default true. */
@@ -130,9 +134,13 @@ function rateLimitOf (flags: ConfigFlags, env: NodeJS.ProcessEnv, file: Helpdesk
     ? integer('HELPDESK_LOGIN_RATE_LIMIT', env.HELPDESK_LOGIN_RATE_LIMIT, 1, 1_000_000)
     : fromFile.loginMax
   const redis = env.HELPDESK_REDIS_URL !== undefined ? checked('HELPDESK_REDIS_URL', env.HELPDESK_REDIS_URL, isRedisUrl) : file.redisUrl
+  const pageMax = env.HELPDESK_PAGE_RATE_LIMIT !== undefined
+    ? integer('HELPDESK_PAGE_RATE_LIMIT', env.HELPDESK_PAGE_RATE_LIMIT, 0, 1_000_000)
+    : fromFile.pageMax
   return {
     ...fromFile,
     max,
+    ...(pageMax !== undefined ? { pageMax } : {}),
     ...(loginMax !== undefined ? { loginMax } : {}),
     ...(redis !== undefined ? { redis } : {})
   }
@@ -210,6 +218,10 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
     host: flags.host ?? env.HOST ?? config.host ?? '127.0.0.1',
     port: integer(portName, flags.port ?? env.PORT ?? config.port ?? 3000, 0, 65535),
     trustProxy: env.HELPDESK_TRUST_PROXY !== undefined ? bool('HELPDESK_TRUST_PROXY', env.HELPDESK_TRUST_PROXY) : config.trustProxy ?? false,
+    webUrl: env.HELPDESK_WEB_URL !== undefined ? checked('HELPDESK_WEB_URL', env.HELPDESK_WEB_URL, isWebUrl) : config.webUrl ?? null,
+    imageProxyAllowPrivateTargets: env.HELPDESK_IMAGE_PROXY_ALLOW_PRIVATE_TARGETS !== undefined
+      ? bool('HELPDESK_IMAGE_PROXY_ALLOW_PRIVATE_TARGETS', env.HELPDESK_IMAGE_PROXY_ALLOW_PRIVATE_TARGETS)
+      : false,
     logLevel: logLevelOf(env, config),
     web: flags.web === false ? false : env.HELPDESK_WEB !== undefined ? bool('HELPDESK_WEB', env.HELPDESK_WEB) : config.web ?? true,
     plugin: {

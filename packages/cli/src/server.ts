@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import type { Helpdesk, Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
 import helpdeskPlugin, { buildHelpdesk, frameworkErrors, openapiOptions, type HelpdeskPluginPrebuiltOptions } from '@helpdesk/fastify'
-import helpdeskWeb from '@helpdesk/web'
+import helpdeskWeb, { type HelpdeskWebOptions } from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
 
@@ -22,8 +22,37 @@ export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
  * `sessions` and the mail settings; of mail only the inbound secret stays with the plugin).
  */
 export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): HelpdeskPluginPrebuiltOptions {
-  const { registration: _registration, storageDir: _storageDir, sessions: _sessions, mail, ...http } = config.plugin
-  return { ...http, helpdesk, ...(mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}) }
+  const { registration: _registration, storageDir: _storageDir, sessions: _sessions, mail, rateLimit, ...http } = config.plugin
+  // `pageMax` is the web plugin's (`webOptionsFor`).
+  const apiRateLimit = rateLimit === false ? false : (({ pageMax: _pageMax, ...api }) => api)(rateLimit)
+  return { ...http, rateLimit: apiRateLimit, helpdesk, ...(mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}) }
+}
+
+/** The web plugin's pages count against a budget per IP (default 120 a window), in the API's Redis; `rateLimit.pageMax: 0` or `rateLimit: false` switches it off. */
+export const DEFAULT_PAGE_RATE_LIMIT = 120
+
+/**
+ * The web plugin's options from the configuration: mounted at `/`, the public
+ * URL of canonical links and the sitemap (`webUrl`), page limits in the API's
+ * window and Redis, and the image proxy's address guard.
+ */
+export function webOptionsFor (config: HelpdeskConfig): HelpdeskWebOptions {
+  const limits = config.plugin.rateLimit
+  const pageMax = limits === false ? 0 : limits.pageMax ?? DEFAULT_PAGE_RATE_LIMIT
+  return {
+    prefix: '/',
+    apiPrefix: config.plugin.prefix,
+    ...(config.webUrl !== null ? { baseUrl: config.webUrl } : {}),
+    rateLimit: limits === false || pageMax === 0
+      ? false
+      : {
+          max: pageMax,
+          ...(limits.timeWindow !== undefined ? { timeWindow: limits.timeWindow } : {}),
+          ...(limits.redis !== undefined ? { redis: limits.redis } : {}),
+          ...(limits.keyPrefix !== undefined ? { keyPrefix: limits.keyPrefix } : {})
+        },
+    remoteImages: { allowPrivateTargets: config.imageProxyAllowPrivateTargets }
+  }
 }
 
 /**
@@ -53,9 +82,35 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   installDocs(app)
   // The plugin runs the background jobs (imports, pruning, webhook deliveries) from ready to close, unless `--no-workers`.
   await app.register(helpdeskPlugin, { ...pluginOptionsFor(config, helpdesk), workers: options.workers ?? true })
-  if (config.web) await app.register(helpdeskWeb, { prefix: '/', apiPrefix: config.plugin.prefix })
+  if (config.web) await app.register(helpdeskWeb, webOptionsFor(config))
   app.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ message: 'Not found.' }))
   return app
+}
+
+/**
+ * Swagger UI's pages run only its own files (`@fastify/swagger-ui` serves the
+ * initializer as a file, nothing is inline): scripts and styles from this
+ * origin only, requests to this origin only (the document and "Try it out"),
+ * never in a frame of another page.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'"
+].join('; ')
+
+/** Every answer under `DOCS_PATH`, whatever Swagger UI set. */
+const DOCS_HEADERS: Record<string, string> = {
+  'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin'
 }
 
 /** Hop-by-hop and per-connection headers of the docs app's answer, which the server's own answer sets itself. */
@@ -68,7 +123,12 @@ const UNFORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'd
  * stay off the start-up path. It runs on a Fastify instance of its own that
  * never listens, given the document this server's `@fastify/swagger`
  * generates, and each request under `DOCS_PATH` is handed to it (`inject`);
- * what it does not know gets the server's own 404.
+ * what it does not know gets the server's own 404. Its answers carry
+ * `DOCS_HEADERS`, and a token pasted into "Authorize" stays in the page's
+ * memory (no `persistAuthorization`: it would keep it in this origin's
+ * localStorage, which the console shares). `BaseLayout` leaves out the top
+ * bar (a box to load another document, and a logo whose SVG carries an inline
+ * `<style>` the policy refuses).
  */
 function installDocs (app: FastifyInstance): void {
   let docs: Promise<FastifyInstance> | undefined
@@ -77,7 +137,7 @@ function installDocs (app: FastifyInstance): void {
     const ui = Fastify({ logger: false })
     // The document of the server (every route it has), under the name Swagger UI depends on.
     await ui.register(fp(async (instance) => { instance.decorate('swagger', app.swagger.bind(app)) }, { name: '@fastify/swagger' }))
-    await ui.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: true } })
+    await ui.register(swaggerUi, { routePrefix: DOCS_PATH, uiConfig: { deepLinking: true, persistAuthorization: false, layout: 'BaseLayout' } })
     await ui.ready()
     return ui
   }
@@ -92,6 +152,7 @@ function installDocs (app: FastifyInstance): void {
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined && !UNFORWARDED.has(name)) void reply.header(name, value)
     }
+    void reply.headers(DOCS_HEADERS)
     // A redirect or a 304 carries no body (and so no content type to invent).
     return await reply.code(answer.statusCode).send(answer.rawPayload.length > 0 ? answer.rawPayload : undefined)
   }

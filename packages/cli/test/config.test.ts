@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { createHelpdesk, ForbiddenError } from '@helpdesk/core'
 import { createKnexStore } from '@helpdesk/store-knex'
 import { CliError, loadConfig } from '../src/config.js'
-import { helpdeskFor, pluginOptionsFor } from '../src/server.js'
+import { helpdeskFor, pluginOptionsFor, webOptionsFor } from '../src/server.js'
+import { publicUrlWarning } from '../src/commands/serve.js'
 
 const bin = fileURLToPath(new URL('../bin/helpdesk.js', import.meta.url))
 
@@ -120,6 +121,42 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({}, {}, dirWith({ sessions: { lifetimeMs: 0 } })), /"sessions" must be an object whose "lifetimeMs" is an integer from 1/)
   })
 
+  it('maps the web settings onto the web plugin: public URL, page limit in the API\'s window and Redis, image proxy guard (issue 29)', () => {
+    const dir = dirWith({ webUrl: 'https://help.example.com', rateLimit: { max: 50, timeWindow: '30 seconds', keyPrefix: 'staging:', pageMax: 40 }, redisUrl: 'redis://127.0.0.1:6379' })
+    const config = loadConfig({}, {}, dir)
+    assert.equal(config.webUrl, 'https://help.example.com')
+    assert.deepEqual(webOptionsFor(config), {
+      prefix: '/',
+      apiPrefix: '/api/v1',
+      baseUrl: 'https://help.example.com',
+      rateLimit: { max: 40, timeWindow: '30 seconds', redis: 'redis://127.0.0.1:6379', keyPrefix: 'staging:' },
+      remoteImages: { allowPrivateTargets: false }
+    })
+    const store = createKnexStore({ url: 'sqlite::memory:' })
+    assert.ok(!('pageMax' in (pluginOptionsFor(config, createHelpdesk({ store })).rateLimit as object)), 'pageMax is the web plugin\'s only')
+    void store.close()
+    const fromEnv = loadConfig({}, { HELPDESK_WEB_URL: 'https://kb.example.org/help', HELPDESK_PAGE_RATE_LIMIT: '0', HELPDESK_IMAGE_PROXY_ALLOW_PRIVATE_TARGETS: '1' }, dir)
+    assert.equal(webOptionsFor(fromEnv).baseUrl, 'https://kb.example.org/help')
+    assert.equal(webOptionsFor(fromEnv).rateLimit, false, 'HELPDESK_PAGE_RATE_LIMIT=0: no page limit')
+    assert.deepEqual(webOptionsFor(fromEnv).remoteImages, { allowPrivateTargets: true })
+    assert.equal(fromEnv.plugin.rateLimit === false ? null : fromEnv.plugin.rateLimit.max, 50, 'the API keeps its limit')
+    const defaults = loadConfig({}, {}, emptyDir())
+    assert.equal(defaults.webUrl, null)
+    assert.deepEqual(webOptionsFor(defaults), { prefix: '/', apiPrefix: '/api/v1', rateLimit: { max: 120 }, remoteImages: { allowPrivateTargets: false } })
+    assert.equal(webOptionsFor(loadConfig({ rateLimit: false }, {}, emptyDir())).rateLimit, false, '--no-rate-limit switches the page limits off too')
+    assert.throws(() => loadConfig({}, { HELPDESK_WEB_URL: 'help.example.com' }, emptyDir()), /HELPDESK_WEB_URL must be an http:\/\/ or https:\/\/ URL/)
+    assert.throws(() => loadConfig({}, {}, dirWith({ webUrl: 'https://help.example.com/?x=1' })), /"webUrl" must be an http:\/\/ or https:\/\/ URL without query/)
+    assert.throws(() => loadConfig({}, { HELPDESK_PAGE_RATE_LIMIT: 'many' }, emptyDir()), /HELPDESK_PAGE_RATE_LIMIT must be an integer from 0/)
+  })
+
+  it('warns on start-up behind a proxy without a public URL, and only then', () => {
+    const warning = publicUrlWarning({ trustProxy: true, web: true, webUrl: null })
+    assert.match(warning ?? '', /trustProxy is on but no public URL is set: .*no canonical links and \/sitemap\.xml answers 404\. Set HELPDESK_WEB_URL/)
+    assert.equal(publicUrlWarning({ trustProxy: true, web: true, webUrl: 'https://help.example.com' }), null)
+    assert.equal(publicUrlWarning({ trustProxy: false, web: true, webUrl: null }), null)
+    assert.equal(publicUrlWarning({ trustProxy: true, web: false, webUrl: null }), null, 'no pages, nothing to warn about')
+  })
+
   it('loads helpdesk.config.ts with tsx', () => {
     const dir = dirWith([
       "import type { HelpdeskConfigFile } from '@helpdesk/cli'",
@@ -156,7 +193,7 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ config: file({ databse: 'sqlite:x' }) }, {}), /unknown key "databse" \(known: database, host, port/)
     assert.throws(() => loadConfig({ config: file('{ nope') }, {}), /is not valid JSON/)
     assert.throws(() => loadConfig({ config: file({ port: '80' }) }, {}), /"port" must be an integer from 0 to 65535, got "80"/)
-    assert.throws(() => loadConfig({ config: file({ rateLimit: { max: 10, burst: 5 } }) }, {}), /"rateLimit" must be an object with only max, timeWindow, loginMax, keyPrefix \(not "burst"\)/)
+    assert.throws(() => loadConfig({ config: file({ rateLimit: { max: 10, burst: 5 } }) }, {}), /"rateLimit" must be an object with only max, timeWindow, loginMax, keyPrefix, pageMax \(not "burst"\)/)
     assert.throws(() => loadConfig({ config: file({ rateLimit: { loginMax: 0 } }) }, {}), /"rateLimit" must be an object whose "loginMax" is an integer from 1/)
     assert.throws(() => loadConfig({ config: file({ registration: 'yes' }) }, {}), /"registration" must be true or false/)
     assert.throws(() => loadConfig({ config: file([1]) }, {}), /must hold an object/)

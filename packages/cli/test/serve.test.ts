@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testDialects } from '@helpdesk/store-knex'
 import { serve, type ServeSummary } from '../src/commands/serve.js'
+import { DOCS_CONTENT_SECURITY_POLICY } from '../src/server.js'
 import { contractEndpoints, normalizePath, serviceSpecEndpoints } from '../../fastify/test/spec-endpoints.js'
 import { captureIo, testDatabase, serveInProcess } from './in-process.js'
 
@@ -22,6 +23,21 @@ describe('helpdesk serve', () => {
     assert.equal(page.status, 200)
     assert.match(page.headers.get('content-type') ?? '', /text\/html/)
     assert.match(await page.text(), /swagger-ui/i)
+
+    // Strict headers on every answer of Swagger UI (issue 29), and no token kept in localStorage.
+    const initializer = await fetch(`${origin}/docs/static/swagger-initializer.js`)
+    for (const answer of [page, initializer, await fetch(`${origin}/docs/json`)]) {
+      assert.equal(answer.headers.get('content-security-policy'), DOCS_CONTENT_SECURITY_POLICY, answer.url)
+      assert.equal(answer.headers.get('x-frame-options'), 'DENY', answer.url)
+      assert.equal(answer.headers.get('referrer-policy'), 'no-referrer', answer.url)
+    }
+    for (const directive of ["script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "default-src 'none'"]) {
+      assert.ok(DOCS_CONTENT_SECURITY_POLICY.split('; ').includes(directive), directive)
+    }
+    assert.doesNotMatch(DOCS_CONTENT_SECURITY_POLICY, /unsafe|https:|\*/)
+    const init = await initializer.text()
+    assert.match(init, /"persistAuthorization":false/)
+    assert.doesNotMatch(await (await fetch(`${origin}/docs`)).text(), /<script>|<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=/i, 'nothing inline in the page')
 
     // Swagger UI is built with the first request under /docs: its files, and the server's own 404 for what it lacks.
     const css = await fetch(`${origin}/docs/static/swagger-ui.css`)
@@ -95,7 +111,8 @@ describe('helpdesk serve', () => {
       assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/)
     }
     assert.equal((await fetch(`${origin}/kb`)).status, 200)
-    assert.equal((await fetch(`${origin}/sitemap.xml`)).status, 200)
+    assert.equal((await fetch(`${origin}/sitemap.xml`)).status, 404, 'no public URL configured: no sitemap')
+    assert.ok(!io.stderr.some((line) => /trustProxy/.test(line)), 'no proxy, no warning')
     assert.equal((await fetch(`${origin}/docs`)).status, 200, 'Swagger UI stays at /docs')
     assert.deepEqual(await (await fetch(`${origin}/api/v1/nothing-here`)).json(), { message: 'Not found.' })
 
@@ -107,5 +124,35 @@ describe('helpdesk serve', () => {
     const root = await fetch(summary.url.replace(/\/api\/v1$/, '/'))
     assert.equal(root.status, 404)
     assert.deepEqual(await root.json(), { message: 'Not found.' })
+  })
+
+  it('behind a proxy warns when no public URL is set, and uses the configured one for canonical links and the sitemap, never Host (issue 29)', async (t) => {
+    const db = await testDatabase(t, dialect)
+    const saved = { proxy: process.env.HELPDESK_TRUST_PROXY, url: process.env.HELPDESK_WEB_URL }
+    t.after(() => {
+      for (const [name, value] of [['HELPDESK_TRUST_PROXY', saved.proxy], ['HELPDESK_WEB_URL', saved.url]] as const) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+    })
+    process.env.HELPDESK_TRUST_PROXY = '1'
+    delete process.env.HELPDESK_WEB_URL
+    const unset = captureIo()
+    await serveInProcess(t, db.url, unset)
+    assert.equal(unset.stderr.filter((line) => /^Warning: trustProxy is on but no public URL is set/.test(line)).length, 1, unset.stderr.join('\n'))
+
+    process.env.HELPDESK_WEB_URL = 'https://help.example.com'
+    const set = captureIo()
+    const server = await serveInProcess(t, db.url, set)
+    assert.ok(!set.stderr.some((line) => /trustProxy/.test(line)), set.stderr.join('\n'))
+    const origin = server.url.replace(/\/api\/v1$/, '')
+    const forged = { 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' }
+    const page = await (await fetch(`${origin}/kb`, { headers: forged })).text()
+    assert.match(page, /<link rel="canonical" href="https:\/\/help\.example\.com\/kb">/)
+    const sitemap = await fetch(`${origin}/sitemap.xml`, { headers: forged })
+    assert.equal(sitemap.status, 200)
+    const xml = await sitemap.text()
+    assert.match(xml, /<loc>https:\/\/help\.example\.com\/kb<\/loc>/)
+    assert.doesNotMatch(xml + page, /evil\.test/)
   })
 })

@@ -17,8 +17,27 @@ describe('placeholder rendering', () => {
   it('replaces known tokens with or without inner spaces, escaping & < > " \'', () => {
     assert.equal(
       renderPlaceholders('{{ticket.id}}|{{ ticket.title }}|{{  customer.first_name\t}}|{{customer.last_name}}|{{agent.last_name}}', values),
-      '7|A &amp; B|&lt;i&gt;Ann&lt;/i&gt;|O&#39;Neil|&quot;Q&quot;'
+      '7|A &amp; B|&lt;i&gt;Ann&lt;/i&gt;|O\'Neil|"Q"'
     )
+  })
+
+  it('sanitises after filling: a value cannot make a script link, a tag or an attribute (issue 29)', () => {
+    const named = (firstName: string): PlaceholderValues => ({ ...values, 'customer.first_name': firstName })
+    // The audit's case: nothing to escape in the value, yet a javascript: link once filled in.
+    const link = renderPlaceholders('<a href="{{customer.first_name}}">Profile</a>', named('javascript:alert(1)//'))
+    assert.equal(link, '<a rel="noopener noreferrer nofollow">Profile</a>')
+    for (const scheme of ['JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x']) {
+      const html = renderPlaceholders('<a href="{{customer.first_name}}">x</a><img src="{{customer.first_name}}">', named(scheme))
+      assert.doesNotMatch(html, /href=|src=/, scheme)
+    }
+    // Attribute values and text keep their values, escaped for where they land.
+    assert.equal(
+      renderPlaceholders('<a title="{{customer.first_name}}" href="https://example.com/?q={{customer.first_name}}">{{customer.first_name}}</a>', named('x" onmouseover="alert(1)')),
+      '<a title="x&quot; onmouseover=&quot;alert(1)" href="https://example.com/?q=x&quot; onmouseover=&quot;alert(1)" rel="noopener noreferrer nofollow">x" onmouseover="alert(1)</a>'
+    )
+    assert.equal(renderPlaceholders('<p>{{customer.first_name}}</p>', named('<img src=x onerror=alert(1)>')), '<p>&lt;img src=x onerror=alert(1)&gt;</p>')
+    assert.equal(renderPlaceholders('<a href="mailto:{{customer.email}}">{{customer.email}}</a>', values),
+      '<a href="mailto:a@x.test" rel="noopener noreferrer nofollow">a@x.test</a>')
   })
 
   it('renders the status as a word and repeats tokens', () => {

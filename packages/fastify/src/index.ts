@@ -8,6 +8,9 @@ export type {
 export type { RouteAuth } from './http/authentication.js'
 export { registerWebhookDelivery, type WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
 export { checkWebhookTarget, isPublicAddress, WebhookTargetError } from './webhooks/webhook-targets.js'
+// For @helpdesk/web: its page limits and its remote-image proxy use the same Redis and the same address guard.
+export { rateLimitRedis } from './http/rate-limit.js'
+export { guardedLookup } from './webhooks/webhook-targets.js'
 export * as schemas from './schemas/common.js'
 export {
   HelpdeskError, ValidationError, BadQueryError, UnauthenticatedError, ForbiddenError, NotFoundError,

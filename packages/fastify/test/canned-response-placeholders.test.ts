@@ -28,13 +28,13 @@ eachDialect((dialect) => {
       const category = await createCategory(h, admin.token, 'Billing & Co')
       const ticket = await h.helpdesk.tickets.create(customer.user, { category: category.id, title: 'Can\'t "log in"', body: 'Help' })
       const id = await createResponse(h, admin.token, '<p>Hi {{ customer.first_name }} {{customer.last_name}}</p>')
-      assert.equal(await rendered(h, admin.token, id, ticket.id), '<p>Hi Ann &quot;A&amp;B&quot; O&#39;Neil</p>')
+      assert.equal(await rendered(h, admin.token, id, ticket.id), '<p>Hi Ann "A&amp;B" O\'Neil</p>')
       const all = await createResponse(h, admin.token,
         '#{{ticket.id}} {{ ticket.title }} is {{ticket.status}} in {{ ticket.category }} for {{customer.email}}; ' +
         '{{agent.first_name}} {{agent.last_name}}. {{ unknown.token }} {{ticket.nope}} {{ticket.id')
       assert.equal(
         await rendered(h, admin.token, all, ticket.id),
-        `#${ticket.id} Can&#39;t &quot;log in&quot; is Open in Billing &amp; Co for ann+kb@example.com; ` +
+        `#${ticket.id} Can't "log in" is Open in Billing &amp; Co for ann+kb@example.com; ` +
           'Ada Admin. {{ unknown.token }} {{ticket.nope}} {{ticket.id'
       )
       const agent = await h.user('agent', { first_name: 'Bo', last_name: 'Agent' })
@@ -45,6 +45,18 @@ eachDialect((dialect) => {
       assert.equal(await rendered(h, agent.token, short, ticket.id), 'Pending / Bo Agent')
       await h.helpdesk.tickets.update(admin.user, ticket.id, { status: 3 })
       assert.match(await rendered(h, admin.token, short, ticket.id), /^Closed \//)
+    })
+
+    it('fills then sanitises: a customer named javascript:alert(1)// makes no script link (issue 29)', async (t) => {
+      const h = await buildApp(t, dialect)
+      const admin = await h.user('admin')
+      const customer = await h.user('customer', { first_name: 'javascript:alert(1)//', last_name: '" onclick="alert(2)' })
+      const category = await createCategory(h, admin.token)
+      const ticket = await h.helpdesk.tickets.create(customer.user, { category: category.id, title: 'Hi', body: 'Help' })
+      const id = await createResponse(h, admin.token, '<a href="{{customer.first_name}}" title="{{customer.last_name}}">{{customer.first_name}}</a>')
+      const html = await rendered(h, admin.token, id, ticket.id)
+      assert.doesNotMatch(html, /href/)
+      assert.equal(html, '<a title="&quot; onclick=&quot;alert(2)" rel="noopener noreferrer nofollow">javascript:alert(1)//</a>')
     })
 
     it('needs a ticket and a response the caller can see', async (t) => {

@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import { randomBytes } from 'node:crypto'
 import type { Helpdesk } from '@helpdesk/core'
-import type { ConfigFlags } from '../config.js'
+import type { ConfigFlags, HelpdeskConfig } from '../config.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import type { ImapPoller, SmtpListener } from '@helpdesk/mail'
@@ -28,6 +28,8 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     import('../config.js'), import('../open-store.js'), import('../graceful-shutdown.js'), import('../server.js'), import('../heap-growth.js')
   ])
   const config = loadConfig(options)
+  const warning = publicUrlWarning(config)
+  if (warning !== null) io.err(warning)
   const graceMs = shutdownGraceMs()
   // A server's heap: collected when it has grown by half, not when V8's adaptive factor allows (up to 4x).
   applyHeapGrowth()
@@ -111,6 +113,18 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   return { close, url, summary }
+}
+
+/**
+ * Behind a proxy (`trustProxy`) the server is public, yet without `webUrl` it
+ * does not know its own address: the knowledge base then has no canonical
+ * links and no sitemap (the Host header, which clients choose, is never used
+ * for them). Said on start-up rather than refused: nothing unsafe follows.
+ */
+export function publicUrlWarning (config: Pick<HelpdeskConfig, 'trustProxy' | 'web' | 'webUrl'>): string | null {
+  if (!config.trustProxy || !config.web || config.webUrl !== null) return null
+  return 'Warning: trustProxy is on but no public URL is set: the knowledge base has no canonical links and /sitemap.xml answers 404. ' +
+    'Set HELPDESK_WEB_URL (or "webUrl" in the config file) to the address readers use, e.g. https://help.example.com.'
 }
 
 /** On a database without any staff, creates admin@example.com with a random password. */

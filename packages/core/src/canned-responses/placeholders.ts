@@ -1,4 +1,4 @@
-import { escapeHtml } from '../html.js'
+import { escapeHtml, sanitizeBody } from '../html.js'
 import { TicketStatus } from '../tickets/ticket.js'
 import type { User } from '../users/user.js'
 
@@ -19,15 +19,25 @@ const TOKEN = /\{\{\s*([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)\s*\}\}/g
 const STATUS_WORDS: Record<number, string> = { [TicketStatus.Open]: 'Open', [TicketStatus.Pending]: 'Pending', [TicketStatus.Closed]: 'Closed' }
 
 /**
- * Replaces each known token of `template` with its value, HTML-escaped
- * (`& < > " '`); unknown tokens stay as written. A regular expression rather
- * than a template engine: the token set is closed, there is no logic, and
- * engines (Mustache, Handlebars) blank out unknown tokens instead of keeping them.
+ * Replaces each known token of `template` with its value, then sanitises the
+ * result with the bodies' sanitiser (`sanitizeBody`); unknown tokens stay as
+ * written. A value is escaped for where it lands: the template is sanitised
+ * HTML, so a token is either in text or in a double-quoted attribute value,
+ * and `escapeHtml` (`& < > " '`) is the escape of both (a value cannot end the
+ * attribute or open a tag). Escaping alone does not make a value safe in a
+ * URL attribute: a customer named `javascript:alert(1)//` filled into
+ * `<a href="{{customer.first_name}}">` is a script URL without any character
+ * to escape. Sanitising the filled HTML drops such a link target (and any
+ * scheme bodies may not hold), as it would in a body typed by hand.
+ * A regular expression rather than a template engine: the token set is
+ * closed, there is no logic, and engines (Mustache, Handlebars) blank out
+ * unknown tokens instead of keeping them.
  */
 export function renderPlaceholders (template: string, values: PlaceholderValues): string {
-  return template.replace(TOKEN, (whole: string, name: string) => {
+  const filled = template.replace(TOKEN, (whole: string, name: string) => {
     return Object.hasOwn(values, name) ? escapeHtml(values[name as PlaceholderToken]) : whole
   })
+  return sanitizeBody(filled)
 }
 
 /** What a response is rendered against: the ticket, its category, its owner and the agent who answers. */

@@ -42,16 +42,7 @@ function tooManyRequests (retryAfterSeconds: number): Error & { statusCode: numb
  * an onSend hook rewrites it. Returns what to run when the app closes.
  */
 export async function installRateLimit (app: FastifyInstance, options: RateLimitOptions): Promise<() => Promise<void>> {
-  let redis: Redis | undefined
-  let ownRedis = false
-  if (typeof options.redis === 'string') {
-    // Loaded only when configured: startup without Redis does not pay for the client.
-    const { Redis: RedisClient } = await import('ioredis')
-    redis = new RedisClient(options.redis, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 })
-    ownRedis = true
-  } else if (options.redis !== undefined) {
-    redis = options.redis
-  }
+  const { redis, close } = await rateLimitRedis(options.redis)
   await app.register(rateLimit, {
     global: true,
     max: options.max ?? DEFAULT_RATE_LIMIT,
@@ -72,7 +63,20 @@ export async function installRateLimit (app: FastifyInstance, options: RateLimit
     if (secondsLeft !== undefined) reply.header(RESET, Math.ceil(Date.now() / 1000) + Number(secondsLeft))
     return payload
   })
-  return async () => { if (ownRedis) await redis?.quit() }
+  return close
+}
+
+/**
+ * The counters' Redis client of a `redis` option: a URL is connected here
+ * (and `close` quits it), a client is the host's own (`close` leaves it).
+ * Also used by `@helpdesk/web` for its page limits, so they count in the same Redis.
+ */
+export async function rateLimitRedis (option: RateLimitOptions['redis']): Promise<{ redis: Redis | undefined, close: () => Promise<void> }> {
+  if (typeof option !== 'string') return { redis: option, close: async () => {} }
+  // Loaded only when configured: startup without Redis does not pay for the client.
+  const { Redis: RedisClient } = await import('ioredis')
+  const redis = new RedisClient(option, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 })
+  return { redis, close: async () => { await redis.quit() } }
 }
 
 /**

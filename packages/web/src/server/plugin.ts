@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { installKnowledgeBasePages } from './kb/routes.js'
 import { resolveOptions, type HelpdeskWebOptions } from './options.js'
 import { DEFAULT_APP_DIR } from './paths.js'
+import { installWebRateLimit } from './rate-limit.js'
+import { installRemoteImages } from './remote-images.js'
 import { installSecurityHeaders } from './security-headers.js'
 import { installApp } from './spa.js'
 
@@ -16,7 +18,9 @@ async function helpdeskWebPlugin (host: FastifyInstance, raw: HelpdeskWebOptions
     // Pages, not API endpoints: kept out of the host's OpenAPI document (Swagger UI).
     app.addHook('onRoute', (route) => { route.schema = { ...route.schema, hide: true } })
     installSecurityHeaders(app)
-    installKnowledgeBasePages(app, options)
+    const limits = await installWebRateLimit(app, options)
+    installKnowledgeBasePages(app, options, limits)
+    installRemoteImages(app, options, limits)
     await installApp(app, options)
   })
 }
@@ -24,7 +28,8 @@ async function helpdeskWebPlugin (host: FastifyInstance, raw: HelpdeskWebOptions
 /**
  * The web console as a Fastify plugin: the built single-page app (with SPA
  * fallback) and the server-rendered public knowledge base, mounted at
- * `prefix` (default `/`). Register `@helpdesk/fastify` first, at `apiPrefix`.
+ * `prefix` (default `/`), and the console's proxy for remote images in
+ * bodies. Register `@helpdesk/fastify` first, at `apiPrefix`.
  */
 export const helpdeskWeb = fp(helpdeskWebPlugin, { name: '@helpdesk/web', fastify: '5.x', dependencies: ['@helpdesk/fastify'] })
 export default helpdeskWeb

@@ -3,12 +3,13 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { escapeHtml } from '@helpdesk/core'
 import type { ResolvedWebOptions } from './options.js'
+import { REMOTE_IMAGE_PATH } from './remote-images.js'
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000
 
 /** Paths below the mount the SPA must not answer for: they belong to the API, Swagger UI or the KB pages. */
 function reservedPrefixes (options: ResolvedWebOptions): string[] {
-  return [options.apiPrefix, `${options.base}/docs`, `${options.base}/kb`, `${options.base}/assets`]
+  return [options.apiPrefix, `${options.base}/docs`, `${options.base}/kb`, `${options.base}/assets`, `${options.base}${REMOTE_IMAGE_PATH}`]
 }
 
 function isReserved (path: string, prefixes: string[]): boolean {
@@ -18,7 +19,9 @@ function isReserved (path: string, prefixes: string[]): boolean {
 /**
  * The built index.html, told where it is mounted (the page may run no inline
  * script): its `<base href>` becomes the mount, `<meta name="helpdesk-api">`
- * the API prefix and `<meta name="helpdesk-kb">` the KB pages; `<html>` also
+ * the API prefix, `<meta name="helpdesk-kb">` the KB pages and
+ * `<meta name="helpdesk-remote-images">` the image proxy (empty when it is
+ * off); `<html>` also
  * gets `data-base` and `data-api-prefix`. Under a prefix, root-relative
  * asset URLs (a build with an absolute base) get it too.
  */
@@ -32,6 +35,7 @@ export function prepareIndex (html: string, options: ResolvedWebOptions): string
     .replace(/<base href="[^"]*"/i, `<base href="${base}/"`)
     .replace(/(<meta name="helpdesk-api" content=")[^"]*"/i, `$1${api}"`)
     .replace(/(<meta name="helpdesk-kb" content=")[^"]*"/i, `$1${base}/kb"`)
+    .replace(/(<meta name="helpdesk-remote-images" content=")[^"]*"/i, `$1${options.remoteImages === false ? '' : `${base}${REMOTE_IMAGE_PATH}`}"`)
 }
 
 /** Shown while the app is not built (`pnpm build` makes it): the API, Swagger UI and the KB pages still work. */

@@ -56,11 +56,11 @@ export interface ConsoleServer {
   login: (email: string, password: string) => Promise<string>
 }
 
-/** `helpdesk seed`, then `helpdesk serve` on a fresh database of `dialect`; stopped and dropped after the test. */
-export async function startConsole (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<ConsoleServer> {
+/** `helpdesk seed`, then `helpdesk serve` on a fresh database of `dialect` (with `env` added to its environment); stopped and dropped after the test. */
+export async function startConsole (t: TestContext, dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<ConsoleServer> {
   const { databaseUrl, storage } = await deployment(t, dialect)
   await promisify(execFile)(process.execPath, [bin, 'seed', '--database', databaseUrl], { env: { ...process.env, HELPDESK_QUIET: '1' } })
-  const server = await startServer(databaseUrl, storage)
+  const server = await startServer(databaseUrl, storage, env)
   t.after(async () => { await killServer(server) })
   const api = server.url
   const login = async (email: string, password: string): Promise<string> => {

@@ -37,7 +37,7 @@ export const BulkDeleteBody = Type.Object({
 export const PlaceholderParams = Type.Object({ id: Id, ticket_id: Id })
 
 export const RenderedResponse = Type.Object({
-  response: Type.String({ description: 'The body with its placeholders replaced by the ticket\'s values (HTML-escaped); unknown tokens stay as written.' })
+  response: Type.String({ description: 'The body with its placeholders replaced by the ticket\'s values (HTML-escaped), sanitised again like a body; unknown tokens stay as written.' })
 })
 
 export function presentCannedResponse (response: CannedResponseEntity): Static<typeof CannedResponse> {

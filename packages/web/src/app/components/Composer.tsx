@@ -6,6 +6,7 @@ import { Field, ErrorBanner, Checkbox, StatusMessage } from './ui.js'
 import { AttachmentUploader } from './Attachments.js'
 import { t } from '../../messages/index.js'
 import type { Attachment, CannedResponse, Comment } from '../types.js'
+import { Prose } from './Prose.js'
 
 interface ComposerProps {
   ticketId: number
@@ -30,7 +31,7 @@ function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (te
         ? (
           <div class="canned-preview">
             <h3>{t('composer.preview')}</h3>
-            <div class="prose" dangerouslySetInnerHTML={{ __html: preview.data }} />
+            <Prose html={preview.data} />
             <button type="button" onClick={() => { onInsert(htmlToText(preview.data ?? '')); setChosen('') }}>{t('composer.insert')}</button>
           </div>
           )

@@ -6,6 +6,7 @@ import { textToHtml } from '../text.js'
 import { Field, ErrorBanner, Loading, DateTime, personName } from './ui.js'
 import { t } from '../../messages/index.js'
 import type { Customer, CustomerNote } from '../types.js'
+import { Prose } from './Prose.js'
 
 /** The customer's details and notes (shown only to staff with manage_customers). */
 export function CustomerPanel ({ customerId, headingLevel = 2 }: { customerId: number, headingLevel?: 2 | 3 }) {
@@ -40,7 +41,7 @@ export function CustomerPanel ({ customerId, headingLevel = 2 }: { customerId: n
       <ul class="notes">
         {(notes.data ?? []).map((n) => (
           <li key={n.id}>
-            <div class="prose" dangerouslySetInnerHTML={{ __html: n.text }} />
+            <Prose html={n.text} />
             <p class="muted">{personName(n.creator)} · <DateTime value={n.created_at} /></p>
           </li>
         ))}

@@ -4,6 +4,7 @@ import { useAction, useAsync, useDeletableList } from '../hooks.js'
 import { Field, PageHeader, Checkbox, ListStatus, EditDeleteActions, EditorForm } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { CannedResponse } from '../types.js'
+import { Prose } from '../components/Prose.js'
 
 function CannedForm ({ response, onSaved, onCancel }: { response?: CannedResponse, onSaved: () => void, onCancel?: () => void }) {
   const [name, setName] = useState(response?.name ?? '')
@@ -45,7 +46,7 @@ export default function CannedResponses () {
         {(responses.data?.data ?? []).map((r) => (
           <li key={r.id} class="card">
             <h2>{r.name} {r.global ? <span class="badge">{t('canned.globalBadge')}</span> : null}</h2>
-            <div class="prose" dangerouslySetInnerHTML={{ __html: r.body }} />
+            <Prose html={r.body} />
             <EditDeleteActions name={r.name} onEdit={() => { setEditing(r.id) }} onDelete={() => { void remove.run(r) }} />
           </li>
         ))}

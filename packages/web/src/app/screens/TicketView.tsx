@@ -16,6 +16,7 @@ import { ReplyPrivacy } from '../components/ReplyPrivacy.js'
 import { TicketPrivacy } from '../components/TicketPrivacy.js'
 import { t } from '../../messages/index.js'
 import type { Comment, Ticket } from '../types.js'
+import { Prose } from '../components/Prose.js'
 
 function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
@@ -27,7 +28,7 @@ function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: 
         <span class="muted"> · <DateTime value={comment.created_at} /></span>
         {!isNote && (staff || comment.private) ? <> · <ReplyPrivacy comment={comment} staff={staff} onChanged={onChanged} /></> : null}
       </header>
-      <div class="prose" dangerouslySetInnerHTML={{ __html: comment.body }} />
+      <Prose html={comment.body} />
       <AttachmentList attachments={comment.attachments} />
     </article>
   )
@@ -84,7 +85,7 @@ export default function TicketView ({ id }: { id: number }) {
         </p>
         {owner && !isStaff ? <TicketPrivacy ticket={current} onChanged={ticket.reload} /> : null}
         <article class="entry entry-reply entry-first" aria-label={t('thread.original')}>
-          <div class="prose" dangerouslySetInnerHTML={{ __html: current.body }} />
+          <Prose html={current.body} />
           <AttachmentList attachments={current.attachments} />
         </article>
         {answers.length > 0 || current.additional.purchase_code !== undefined

@@ -19,6 +19,8 @@ export const kbMessages = {
   notFoundTitle: 'Page not found',
   notFoundText: 'There is no page at this address, or you may not read it. Signed-in readers may see more.',
   backToKb: 'Back to the knowledge base',
+  tooManyTitle: 'Too many requests',
+  tooManyText: (seconds: number) => `This address asked for too many pages in a short time. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
   console: 'Open the help desk',
   signIn: 'Sign in',
   signedInAs: (name: string) => `Signed in as ${name}`

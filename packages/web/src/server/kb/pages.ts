@@ -8,8 +8,8 @@ export interface PageContext {
   site: string
   /** Mount path without trailing slash (`` at the root). */
   base: string
-  /** `https://host` of canonical URLs. */
-  origin: string
+  /** The configured public origin of canonical URLs (`https://host`); null: pages have no canonical link. */
+  origin: string | null
   reader: Actor | null
 }
 
@@ -33,7 +33,8 @@ export function articlePath (article: Pick<Article, 'slug'>): string {
 /** The whole document: landmarks, a skip link, the search form, and the stylesheet file (no inline style or script). */
 export function layout (ctx: PageContext, page: Page): string {
   const url = (path: string): string => `${ctx.base}${path}`
-  const canonical = page.canonical === null ? null : `${ctx.origin}${ctx.base}${page.canonical}`
+  // Never the request's Host: without a configured origin there is no canonical link (and nothing to poison).
+  const canonical = page.canonical === null || ctx.origin === null ? null : `${ctx.origin}${ctx.base}${page.canonical}`
   const account = ctx.reader === null
     ? html`<a href="${url('/')}">${m.signIn}</a>`
     : html`<span>${m.signedInAs(`${ctx.reader.first_name} ${ctx.reader.last_name}`.trim())}</span> · <a href="${url('/')}">${m.console}</a>`
@@ -43,7 +44,7 @@ export function layout (ctx: PageContext, page: Page): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · ${ctx.site}</title>
 <meta name="description" content="${page.description}">
-${canonical === null ? html`<meta name="robots" content="noindex">` : html`<link rel="canonical" href="${canonical}">`}
+${page.canonical === null ? html`<meta name="robots" content="noindex">` : canonical === null ? '' : html`<link rel="canonical" href="${canonical}">`}
 <link rel="stylesheet" href="${url('/kb/static/kb.css')}">
 </head>
 <body>
@@ -151,9 +152,22 @@ export function notFoundPage (ctx: PageContext): Page {
   }
 }
 
-export function sitemap (origin: string, base: string, collections: ArticleCollection[], articles: Article[]): string {
-  const entry = (path: string, lastmod?: string): string => html`<url><loc>${origin}${base}${path}</loc>${lastmod === undefined ? '' : html`<lastmod>${lastmod.slice(0, 10)}</lastmod>`}</url>`.value
-  return '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
-    [entry('/kb'), ...collections.map((c) => entry(collectionPath(c), c.updated_at)), ...articles.map((a) => entry(articlePath(a), a.updated_at))].join('\n') +
-    '\n</urlset>\n'
+/** `/sitemap.xml` in parts, so it can be written a page of articles at a time. */
+export const sitemapXml = {
+  head: '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  entry: (origin: string, base: string, path: string, lastmod?: string): string =>
+    html`<url><loc>${origin}${base}${path}</loc>${lastmod === undefined ? '' : html`<lastmod>${lastmod.slice(0, 10)}</lastmod>`}</url>\n`.value,
+  collection: (origin: string, base: string, collection: ArticleCollection): string => sitemapXml.entry(origin, base, collectionPath(collection), collection.updated_at),
+  article: (origin: string, base: string, article: Article): string => sitemapXml.entry(origin, base, articlePath(article), article.updated_at),
+  tail: '</urlset>\n'
+}
+
+export function tooManyRequestsPage (seconds: number): Page {
+  return {
+    title: m.tooManyTitle,
+    description: m.tooManyTitle,
+    canonical: null,
+    body: html`<h1>${m.tooManyTitle}</h1>
+<p>${m.tooManyText(seconds)}</p>`
+  }
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   articleList, collectionList, parseListQuery,
-  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type PublishedKnowledgeBase, type RawListQuery
+  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type Page, type PublishedKnowledgeBase, type RawListQuery
 } from '@helpdesk/core'
 import type {} from '@helpdesk/fastify'
 
@@ -10,8 +10,6 @@ export type ArticleWithCollection = Article & { collection?: ArticleCollection |
 
 /** Search answers at most this many articles (title matches first, then body matches). */
 export const SEARCH_LIMIT = 20
-/** A sitemap file holds at most 50,000 URLs. */
-const SITEMAP_MAX = 50_000
 
 /**
  * Who reads the page, decided by the API itself: the request's cookie (the
@@ -73,17 +71,44 @@ export class KnowledgeBaseReader {
     return [...byTitle, ...byBody.filter((article) => !seen.has(article.id))].slice(0, SEARCH_LIMIT)
   }
 
-  /** Every readable article (cursor pages of 100, nothing counted), up to a sitemap's limit. */
-  async allArticles (): Promise<Article[]> {
-    const all: Article[] = []
+  /** Every collection the reader may see, in cursor pages of 100 (nothing counted). */
+  async allCollections (): Promise<ArticleCollection[]> {
+    const all: ArticleCollection[] = []
     let cursor: string | null = ''
-    while (cursor !== null && all.length < SITEMAP_MAX) {
-      const query = parseListQuery(articleList, { sort: 'order', per_page: 100, cursor })
-      const page = await this.published.articles(query)
+    while (cursor !== null) {
+      const page: Page<ArticleCollection> = await this.published.collections(parseListQuery(collectionList, { per_page: 100, cursor }))
       all.push(...page.items)
       cursor = page.cursors?.next ?? null
     }
-    return all.slice(0, SITEMAP_MAX)
+    return all
+  }
+
+  /**
+   * The collection's readable articles in their order, in cursor pages of 100
+   * (nothing counted), at most `limit`: one page in memory at a time, each
+   * read along the (collection, order) index.
+   */
+  async * articlePages (collectionId: number, limit: number): AsyncGenerator<Article[]> {
+    let cursor: string | null = ''
+    let left = limit
+    while (cursor !== null && left > 0) {
+      const query = parseListQuery(articleList, { filters: { collection: String(collectionId) }, sort: 'order', per_page: 100, cursor })
+      const page: Page<Article> = await this.published.articles(query)
+      const items = page.items.slice(0, left)
+      left -= items.length
+      yield items
+      cursor = page.cursors?.next ?? null
+    }
+  }
+
+  /**
+   * How many articles the reader may read and the one changed last (one
+   * COUNT and one row): what `SitemapCache` checks before each answer.
+   */
+  async articleStamp (): Promise<{ total: number, latest: Pick<Article, 'id' | 'slug' | 'updated_at'> | null }> {
+    const page = await this.published.articles(parseListQuery(articleList, { sort: '-updated_at', per_page: 1 }))
+    const latest = page.items[0]
+    return { total: page.total, latest: latest === undefined ? null : { id: latest.id, slug: latest.slug, updated_at: latest.updated_at } }
   }
 
   private async articles (raw: RawListQuery): Promise<ArticleWithCollection[]> {
