@@ -59,4 +59,6 @@ export interface MailRepository {
   attachmentsOf(ticketId: number, commentId: number | null): Promise<Attachment[]>
   /** Email, role and status of those of `ids` that exist, in one query. */
   people(ids: number[]): Promise<Array<{ id: number, email: string, first_name: string, last_name: string, role: number, status: number }>>
+  /** Records a send attempt: `patch`, with `attempts` one up in the statement itself (never a count read before). */
+  recordSendAttempt(id: number, patch: Omit<MailMessagePatch, 'attempts'>): Promise<void>
 }
