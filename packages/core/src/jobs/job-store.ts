@@ -19,7 +19,8 @@ export interface JobRepository {
   claim(options: { types: string[], limit: number, leaseMs: number, workerId: string, /** Default true; false looks at pending jobs only (cheaper). */ reclaimExpired?: boolean }): Promise<Job[]>
   /** Moves the lease of a job this worker holds (long jobs beat while they run); false when it lost it. */
   extendLease(id: number, workerId: string, leaseMs: number): Promise<boolean>
-  complete(id: number): Promise<void>
+  /** Marks the jobs done: one statement whatever their number. */
+  complete(ids: number | readonly number[]): Promise<void>
   /** Records the error; `retryAt` null = give up (status failed). */
   fail(id: number, error: string, retryAt: DateTimeString | null): Promise<void>
   list(filter: { status?: JobStatus[], type?: string, limit?: number }): Promise<Job[]>

@@ -340,6 +340,23 @@ export function runStoreConformance (makeStore: () => Promise<ConformanceStore>,
           assert.equal(await store.webhooks.clearFailures(endpoint.id), false)
         })
       })
+      it(`mail send attempts and job claims stay exact under ${writers} concurrent writers`, async () => {
+        await withStore(async ({ store }) => {
+          const [mailId] = await store.mail.createOutbound([{
+            kind: 'reply', message_id: '<conformance@example.com>', ticket_id: null, comment_id: null, user_id: null, author_id: null,
+            recipient: 'someone@example.com', subject: 'Attempts', unsubscribe_token: null
+          }])
+          await Promise.all(Array.from({ length: writers }, async (_, w) => {
+            await store.mail.recordSendAttempt(mailId!, { status: 'failed', error: `writer ${w}` })
+          }))
+          assert.equal((await store.mail.findById(mailId!))?.attempts, writers, 'no attempt lost')
+          const jobIds = await store.jobs.enqueue(Array.from({ length: writers * 2 }, () => ({ type: 'conformance.job' })))
+          const claimed = (await Promise.all(Array.from({ length: writers }, async (_, w) => await store.jobs.claim({ types: ['conformance.job'], limit: 2, leaseMs: 60_000, workerId: `w${w}` })))).flat()
+          assert.deepEqual(claimed.map((job) => job.id).sort((a, b) => a - b), jobIds, 'each job claimed once')
+          await store.jobs.complete(claimed.map((job) => job.id))
+          assert.deepEqual((await store.jobs.list({ type: 'conformance.job' })).map((job) => [job.status, job.attempts]), jobIds.map(() => ['done', 1]))
+        })
+      })
     })
 
     describe('lists', () => {

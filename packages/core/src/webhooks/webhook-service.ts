@@ -76,7 +76,7 @@ export class WebhookService {
   /** The deliveries the adapter asks for in one turn, read together. */
   private readonly works: TurnBatch<number, WebhookDeliveryWorkRow | null>
   /** Their logged events, read together. */
-  private readonly events: TurnBatch<number, LoggedEvent | null>
+  private readonly loggedEvents: TurnBatch<number, LoggedEvent | null>
   /** Attempts on healthy endpoints, written together (group commit). */
   private readonly attempts: TurnBatch<WebhookAttemptRecord, void>
 
@@ -85,7 +85,7 @@ export class WebhookService {
       const found = new Map((await ctx.store.webhooks.deliveryWork(ids)).map((row) => [row.delivery.id, row]))
       return ids.map((id) => found.get(id) ?? null)
     })
-    this.events = new TurnBatch(async (ids) => {
+    this.loggedEvents = new TurnBatch(async (ids) => {
       const found = new Map((await ctx.store.eventLog.findByIds([...new Set(ids)])).map((event) => [event.id, event]))
       return ids.map((id) => found.get(id) ?? null)
     })
@@ -184,7 +184,7 @@ export class WebhookService {
 
   /** For the delivery adapter: the logged event a delivery sends, or null once it left the event log (one query per turn, like `work`). */
   async eventOf (work: WebhookDeliveryWork): Promise<LoggedEvent | null> {
-    return await this.events.add(work.delivery.event_id)
+    return await this.loggedEvents.add(work.delivery.event_id)
   }
 
   /** Settles a delivery without an attempt: `failed` (its event left the log), or `cancelled` (its endpoint is switched off). */

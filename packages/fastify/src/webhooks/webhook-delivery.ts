@@ -18,7 +18,7 @@ export interface WebhookDeliveryOptions {
   allowPrivateTargets?: boolean
   /** Per attempt, connection to response. Default 10000 ms. */
   timeoutMs?: number
-  /** Deliveries sent at once by this process. Default 32. */
+  /** Deliveries sent at once by this process. Default 64. */
   concurrency?: number
   /** Milliseconds before retry number `attempt`. Default 30 s doubling, capped at 4 h, ±25 % jitter (15 attempts: about a day). */
   backoff?: (attempt: number) => number
@@ -139,7 +139,7 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
     }, policy)
     // Switched off (by this failure or another): the retry was dropped with the endpoint's pending deliveries.
     if (delay !== null && !stopped) throw new RetryJobError(result.error ?? 'failed', delay)
-  }, { concurrency: options.concurrency ?? 32 })
+  }, { concurrency: options.concurrency ?? 64 })
 
   return async () => { await agent?.then(async (made) => { await made.close() }, () => {}) }
 }
