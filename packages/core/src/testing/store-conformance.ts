@@ -336,8 +336,11 @@ export function runStoreConformance (makeStore: () => Promise<ConformanceStore>,
           assert.deepEqual(statuses.filter((status) => status === 'cancelled').length, ids.length - 2, 'every pending delivery cancelled')
           assert.equal(await store.webhooks.recordFailure(endpoint.id, at), null, 'no failure counted once switched off')
           assert.equal((await store.webhooks.findById(endpoint.id))?.consecutive_failures, writers * ids.length)
+          assert.equal(await store.webhooks.clearFailures(endpoint.id), false, 'a late success leaves the record that switched it off')
+          await store.webhooks.update(endpoint.id, { active: true })
           assert.equal(await store.webhooks.clearFailures(endpoint.id), true)
           assert.equal(await store.webhooks.clearFailures(endpoint.id), false)
+          assert.deepEqual([(await store.webhooks.findById(endpoint.id))?.consecutive_failures, (await store.webhooks.findById(endpoint.id))?.failing_since], [0, null])
         })
       })
       it(`mail send attempts and job claims stay exact under ${writers} concurrent writers`, async () => {

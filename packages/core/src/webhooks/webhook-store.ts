@@ -83,7 +83,7 @@ export interface WebhookRepository {
    * transaction the endpoint stays locked until it ends (PostgreSQL).
    */
   recordFailure(id: number, at: DateTimeString): Promise<WebhookFailureCount | null>
-  /** Clears the failure record after a success; false when there was none. */
+  /** Clears an active endpoint's failure record after a success; false when there was none (or it is switched off: its record stays). */
   clearFailures(id: number): Promise<boolean>
   /**
    * Switches an active endpoint off (`active` false, `disabled_at` = `at`)

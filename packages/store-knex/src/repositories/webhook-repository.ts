@@ -168,7 +168,7 @@ export function createWebhookRepository (ctx: RepositoryContext): WebhookReposit
       return row === undefined ? null : { consecutive_failures: Number(row.consecutive_failures), failing_since: row.failing_since }
     },
     async clearFailures (id) {
-      const count = await db('webhook_endpoints').where('id', id).where((q) => { void q.where('consecutive_failures', '>', 0).orWhereNotNull('failing_since') })
+      const count = await db('webhook_endpoints').where({ id, active: true }).where((q) => { void q.where('consecutive_failures', '>', 0).orWhereNotNull('failing_since') })
         .update({ consecutive_failures: 0, failing_since: null, updated_at: now(ctx) })
       return count > 0
     },
