@@ -81,11 +81,20 @@ async function start (
   return { kind, url, pid: child.pid ?? 0, coldStartMs, drain, stop: async () => { await stopChild(child) } }
 }
 
+/** How `startHelpdesk` runs the command: more settings, Node flags (`--cpu-prof`), another build of it. */
+export interface HelpdeskStartOptions {
+  env?: Record<string, string>
+  nodeArgs?: string[]
+  /** Default the built `helpdesk` of this checkout. */
+  bin?: string
+}
+
 /** `helpdesk serve` on `database`, rate limits off (a benchmark is one client), request logs off. */
-export async function startHelpdesk (database: string, token: string, probe: string): Promise<RunningServer> {
+export async function startHelpdesk (database: string, token: string, probe: string, options: HelpdeskStartOptions = {}): Promise<RunningServer> {
+  const { env = {}, nodeArgs = [], bin = CLI_BIN } = options
   const port = await freePort()
-  return await start('helpdesk', [CLI_BIN, 'serve', '--database', database, '--port', String(port), '--no-rate-limit'],
-    { LOG_LEVEL: 'warn', HELPDESK_STORAGE_DIR: process.env.HELPDESK_STORAGE_DIR ?? '/tmp/helpdesk-bench-storage' },
+  return await start('helpdesk', [...nodeArgs, bin, 'serve', '--database', database, '--port', String(port), '--no-rate-limit'],
+    { LOG_LEVEL: 'warn', HELPDESK_STORAGE_DIR: process.env.HELPDESK_STORAGE_DIR ?? '/tmp/helpdesk-bench-storage', ...env },
     port, probe, { authorization: `Bearer ${token}` })
 }
 

@@ -30,6 +30,13 @@ for (const dialect of testDialects()) {
         assert.equal(await run(['jobs:retry', '999999', '--database', db.url], unknown), 1)
         assert.deepEqual(unknown.stderr, ['error: no failed or pending job 999999'])
 
+        const scheme = captureIo()
+        assert.equal(await run(['webhooks:create', '--url', 'ftp://files.example.com/hook', '--database', db.url], scheme), 1)
+        assert.match(scheme.stderr[0]!, /^error: url: The url's scheme "ftp" is not allowed: use http or https\.$/)
+        const credentials = captureIo()
+        assert.equal(await run(['webhooks:create', '--url', 'https://me:hunter2@example.com/hook', '--database', db.url], credentials), 1)
+        assert.match(credentials.stderr[0]!, /^error: url: The url must not contain credentials/)
+        assert.doesNotMatch(credentials.stderr[0]!, /hunter2/)
         const refused = captureIo()
         assert.equal(await run(['webhooks:create', '--url', 'http://127.0.0.1:9/hook', '--database', db.url], refused), 1)
         assert.match(refused.stderr[0]!, /^error: url: 127\.0\.0\.1 is not a public address/)

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import pg from 'pg'
+import { createHelpdesk } from '@helpdesk/core'
 import { eventually } from '@helpdesk/core/testing'
+import { createKnexStore } from '@helpdesk/store-knex'
 import { openStream } from '../../fastify/test/sse-client.js'
 import { adminToken, deployment, killServer, startServer, type ServerProcess } from './server-process.js'
 
@@ -133,6 +135,23 @@ async function receiver (t: TestContext) {
   }
 }
 
+/** A webhook receiver on loopback that answers every POST 503 and counts them. */
+async function failingReceiver (t: TestContext): Promise<{ url: string, received: () => number }> {
+  let received = 0
+  const server = createServer((request, response) => {
+    request.resume()
+    request.on('end', () => { received++; response.writeHead(503).end() })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.after(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('receiver not listening')
+  return { url: `http://127.0.0.1:${address.port}/hook`, received: () => received }
+}
+
 describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
   it('share live events, revocations, rate limits and background work', async (t) => {
     if (!await needsServices(t)) return
@@ -226,6 +245,62 @@ describe('two helpdesk serve instances on one PostgreSQL and one Redis', () => {
       const duplicates = ids.length - new Set(ids).size
       t.diagnostic(`webhook deliveries: ${ids.length} for ${expected.length} events, ${duplicates} duplicates`)
       assert.equal(duplicates, 0)
+    })
+
+    await t.test('an endpoint failing on both instances is switched off at exactly 100 failures, its pending deliveries dropped', async () => {
+      // A token of its own: the calls below stay out of the first token's rate limit.
+      const admin2 = await adminToken(a)
+      const failing = await failingReceiver(t)
+      const created = await call(a, admin2, 'POST', '/webhooks', { url: failing.url, events: ['Tickets.TicketUpdated'], description: 'always 503' })
+      assert.equal(created.status, 201, JSON.stringify(created.json))
+      const id = created.json.data.id as number
+      // 130 events in one transaction (as a bulk change raises them): 130 deliveries due at once, taken by both
+      // instances (woken by NOTIFY), all failing (503, retried in about 30 s).
+      const store = createKnexStore({ url: databaseUrl })
+      try {
+        const local = createHelpdesk({ store })
+        const at = '2026-01-31 14:05:00'
+        await local.events.transaction(store, async (tx) => {
+          for (let i = 1; i <= 130; i++) {
+            await local.events.emit(tx, {
+              type: 'Tickets.TicketUpdated',
+              actor_id: null,
+              ticket: { id: i, user_id: 1, creator_id: 1, title: `Failing ${i}`, body: 'x', status: 1, private: true, additional: { fields: {} }, category_id: 1, assigned_agent_id: null, agent_assigned_at: null, created_at: at, updated_at: at },
+              category: { id: 1, name: 'Failing' },
+              changes: ['title']
+            })
+          }
+        })
+      } finally {
+        await store.close()
+      }
+      await eventually('the endpoint to be switched off', async () => (
+        (await db.query('select active from webhook_endpoints where id = $1', [id])).rows[0].active === false
+      ), { timeoutMs: 30_000, intervalMs: 100 })
+      // The attempts under way when it was switched off finish (their outcomes are recorded) before it is looked at.
+      await eventually('no delivery under way', async () => (
+        Number((await db.query(`select count(*) as n from jobs where type = 'webhook.deliver' and status = 'running'`)).rows[0].n) === 0
+      ), { timeoutMs: 15_000, intervalMs: 100 })
+      const off = (await call(b, admin2, 'GET', `/webhooks/${id}`)).json.data
+      t.diagnostic(`switched off after ${off.consecutive_failures} failures in a row; the receiver had ${failing.received()} requests`)
+      assert.equal(off.consecutive_failures, 100, 'switched off at 100 failures in a row')
+      assert.ok(off.failing_since !== null && off.disabled_at !== null)
+      const counts = (await db.query('select status, count(*) as n, sum(attempts) as attempts from webhook_deliveries where endpoint_id = $1 group by status', [id])).rows
+      assert.deepEqual(counts.map((row) => row.status), ['cancelled'], 'every retry and unsent delivery dropped')
+      assert.equal(Number(counts[0].n), 130)
+      assert.equal(Number(counts[0].attempts), failing.received(), 'every attempt recorded')
+      const disabled = (await db.query(`select count(*) as n from event_log where type = 'Webhooks.EndpointDisabled'`)).rows[0]
+      assert.equal(Number(disabled.n), 1, 'switched off once')
+      // Switched back on before the retries come due: none of the dropped deliveries is sent, whoever runs the jobs.
+      assert.equal((await call(a, admin2, 'PATCH', `/webhooks/${id}`, { active: true })).status, 200)
+      const before = failing.received()
+      await db.query(`update jobs set run_at = '2000-01-01 00:00:00' where type = 'webhook.deliver' and status = 'pending'`)
+      await db.query(`select pg_notify('helpdesk_jobs', '')`)
+      await eventually('the jobs to run', async () => (
+        Number((await db.query(`select count(*) as n from jobs where type = 'webhook.deliver' and status = 'pending'`)).rows[0].n) === 0
+      ), { timeoutMs: 10_000, intervalMs: 100 })
+      assert.equal(failing.received(), before)
+      assert.equal((await call(a, admin2, 'DELETE', `/webhooks/${id}`)).status, 200)
     })
 
     await t.test('kill -9 of the instance holding a delivery loses nothing', async () => {

@@ -15,6 +15,8 @@ export const testHasher = createArgon2Hasher({ memoryCost: 1024, timeCost: 1 })
 export interface TestApp {
   app: FastifyInstance
   store: KnexStore
+  /** The test database's URL, for a second instance on the same database. */
+  databaseUrl: string
   helpdesk: Helpdesk
   /** Counts SQL statements issued while `fn` runs. */
   countQueries: <T>(fn: () => Promise<T>) => Promise<{ result: T, queries: number }>
@@ -100,6 +102,7 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
     routeOptions,
     storageDir,
     store,
+    databaseUrl: db.url,
     helpdesk,
     async countQueries (fn) {
       const before = queries

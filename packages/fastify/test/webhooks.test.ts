@@ -2,7 +2,9 @@ import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { verifyWebhookSignature } from '@helpdesk/core'
+import { createHelpdesk, gravatar, verifyWebhookSignature, type Helpdesk } from '@helpdesk/core'
+import { createKnexStore } from '@helpdesk/store-knex'
+import { registerWebhookDelivery } from '../src/index.js'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectError, expectStatus, expectValidation } from './http-assertions.js'
 import { desk, postComment, postTicket } from './ticket-fixtures.js'
@@ -43,6 +45,31 @@ async function createEndpoint (h: TestApp, token: string, payload: Record<string
 
 async function deliveries (h: TestApp, token: string, id: number): Promise<any[]> {
   return expectStatus(await h.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, token }), 200).data
+}
+
+/** A second instance on the app's database: its own store, services and delivery handler (as another `helpdesk serve`). */
+async function secondInstance (t: TestContext, h: TestApp, webhooks: Record<string, unknown>): Promise<Helpdesk> {
+  const store = createKnexStore({ url: h.databaseUrl })
+  const helpdesk = createHelpdesk({ store })
+  const close = registerWebhookDelivery(helpdesk, gravatar, { allowPrivateTargets: true, ...webhooks })
+  t.after(async () => { await close(); await store.close() })
+  return helpdesk
+}
+
+/** `n` logged `Tickets.TicketUpdated` events (each with its deliveries and jobs), as changes would raise them. */
+async function ticketEvents (h: TestApp, n: number): Promise<void> {
+  const at = '2026-01-31 14:05:00'
+  await h.helpdesk.events.transaction(h.store, async (tx) => {
+    for (let i = 1; i <= n; i++) {
+      await h.helpdesk.events.emit(tx, {
+        type: 'Tickets.TicketUpdated',
+        actor_id: null,
+        ticket: { id: i, user_id: 1, creator_id: 1, title: `Ticket ${i}`, body: '<p>x</p>', status: 1, private: true, additional: { fields: {} }, category_id: 1, assigned_agent_id: null, agent_assigned_at: null, created_at: at, updated_at: at },
+        category: { id: 1, name: 'Billing' },
+        changes: ['title']
+      })
+    }
+  })
 }
 
 eachDialect((dialect) => {
@@ -138,7 +165,9 @@ eachDialect((dialect) => {
       assert.equal(shown.active, false)
       assert.ok(shown.disabled_at !== null)
       const [delivery] = await deliveries(h, d.admin.token, endpoint.id)
-      assert.deepEqual([delivery.status, delivery.next_attempt_at], ['failed', null])
+      assert.deepEqual([delivery.status, delivery.next_attempt_at, delivery.attempts], ['cancelled', null, 3], 'its retry dropped with the endpoint')
+      assert.match(delivery.error, /^HTTP 503; not retried: the endpoint is switched off\.$/)
+      assert.deepEqual([shown.consecutive_failures, typeof shown.failing_since], [3, 'string'], 'the failure record is shown')
       for (const admin of [d.admin, other]) {
         const notes = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/notifications', token: admin.token }), 200).data
         const note = notes.find((n: any) => n.type === 'Webhooks.EndpointDisabled')
@@ -149,7 +178,121 @@ eachDialect((dialect) => {
       await h.helpdesk.jobs.runDue()
       assert.equal(down.received.length, 3)
       const on = expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/webhooks/${endpoint.id}`, token: d.admin.token, payload: { active: true } }), 200).data
-      assert.deepEqual([on.active, on.disabled_at], [true, null])
+      assert.deepEqual([on.active, on.disabled_at, on.consecutive_failures, on.failing_since], [true, null, 0, null])
+    })
+
+    it('two instances failing at once switch an endpoint off at exactly 100 failures in a row, and drop its pending deliveries', async (t) => {
+      // Every delivery fails with a retryable 503; its retry would come an hour later.
+      const webhooks = { backoff: () => 3_600_000 }
+      const h = await app(t, dialect, webhooks)
+      const other = await secondInstance(t, h, webhooks)
+      const d = await desk(h)
+      const down = await receiver(t, (_r, _n, res) => { res.writeHead(503).end() })
+      const endpoint = await createEndpoint(h, d.admin.token, { url: down.url, events: ['Tickets.TicketUpdated'] })
+      await ticketEvents(h, 130)
+      // Both job runners at once, 50 deliveries each in flight.
+      await Promise.all([h.helpdesk.jobs.runDue(), other.jobs.runDue()])
+
+      const shown = expectStatus(await h.inject({ method: 'GET', url: `/api/v1/webhooks/${endpoint.id}`, token: d.admin.token }), 200).data
+      assert.equal(shown.active, false, `switched off (${shown.consecutive_failures} failures counted, ${down.received.length} received)`)
+      assert.equal(shown.consecutive_failures, 100, 'no failure lost between the instances, none counted once switched off')
+      const disabled = (await h.store.eventLog.after(0, 1000)).filter((e) => e.type === 'Webhooks.EndpointDisabled')
+      assert.equal(disabled.length, 1, 'switched off once')
+      assert.equal((disabled[0]!.payload.webhook as { consecutive_failures: number }).consecutive_failures, 100)
+      const rows = await h.store.knex('webhook_deliveries').where('endpoint_id', endpoint.id).select('status', 'attempts') as Array<{ status: string, attempts: number }>
+      assert.equal(rows.reduce((sum, row) => sum + Number(row.attempts), 0), down.received.length, 'every attempt recorded on its delivery')
+      assert.deepEqual([...new Set(rows.map((row) => row.status))], ['cancelled'], 'every retry and unsent delivery dropped')
+      assert.ok(down.received.length >= 100)
+
+      // Switched back on before the retries come due: none of the dropped deliveries is sent.
+      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/webhooks/${endpoint.id}`, token: d.admin.token, payload: { active: true } }), 200)
+      const sent = down.received.length
+      await h.store.knex('jobs').update({ run_at: '2000-01-01 00:00:00' })
+      await Promise.all([h.helpdesk.jobs.runDue(), other.jobs.runDue()])
+      assert.equal(down.received.length, sent)
+      // They stay redeliverable by event id.
+      const [cancelled] = await deliveries(h, d.admin.token, endpoint.id)
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/webhooks/${endpoint.id}/redeliver`, token: d.admin.token, payload: { event_id: cancelled.event_id } }), 202)
+      await h.helpdesk.jobs.runDue()
+      assert.equal(down.received.length, sent + 1)
+      assert.equal(down.received.at(-1)!.headers['helpdesk-event-id'], String(cancelled.event_id))
+    })
+
+    it('pages the deliveries like every list: links, meta, filters', async (t) => {
+      const h = await app(t, dialect)
+      const d = await desk(h)
+      const hook = await receiver(t, (r, _n, res) => { if (JSON.parse(r.body).data.ticket.id % 3 === 0) res.writeHead(400).end() })
+      const endpoint = await createEndpoint(h, d.admin.token, { url: hook.url, events: ['Tickets.TicketUpdated'] })
+      await ticketEvents(h, 120)
+      await h.helpdesk.jobs.runDue()
+      const url = `/api/v1/webhooks/${endpoint.id}/deliveries`
+      const first = expectStatus(await h.inject({ method: 'GET', url, token: d.admin.token }), 200)
+      assert.deepEqual([first.data.length, first.meta.total, first.meta.per_page, first.meta.last_page], [15, 120, 15, 8])
+      const ids = first.data.map((x: { id: number }) => x.id)
+      assert.deepEqual(ids, [...ids].sort((a: number, b: number) => b - a), 'newest first')
+      const all: number[] = []
+      for (let page = 1; page <= 2; page++) {
+        const body = expectStatus(await h.inject({ method: 'GET', url: `${url}?per_page=100&page=${page}`, token: d.admin.token }), 200)
+        all.push(...body.data.map((x: { id: number }) => x.id))
+        assert.equal(body.links.next === null, page === 2)
+      }
+      assert.equal(new Set(all).size, 120, 'past the first hundred')
+      const failed = expectStatus(await h.inject({ method: 'GET', url: `${url}?filter[status]=failed&per_page=100`, token: d.admin.token }), 200)
+      assert.equal(failed.meta.total, 40)
+      assert.ok(failed.data.every((x: { status: string, response_status: number }) => x.status === 'failed' && x.response_status === 400))
+      const one = expectStatus(await h.inject({ method: 'GET', url: `${url}?filter[event_id]=${failed.data[0].event_id}`, token: d.admin.token }), 200)
+      assert.deepEqual(one.data.map((x: { id: number }) => x.id), [failed.data[0].id])
+      let cursor = ''
+      const walked: number[] = []
+      for (;;) {
+        const body = expectStatus(await h.inject({ method: 'GET', url: `${url}?per_page=50&cursor=${cursor}`, token: d.admin.token }), 200)
+        walked.push(...body.data.map((x: { id: number }) => x.id))
+        if (body.meta.next_cursor === null) break
+        cursor = body.meta.next_cursor
+      }
+      assert.deepEqual(walked, [...all])
+      expectValidation(await h.inject({ method: 'GET', url: `${url}?filter[status]=lost`, token: d.admin.token }), 'filter.status')
+      expectError(await h.inject({ method: 'GET', url: `${url}?filter[nope]=1`, token: d.admin.token }), 400)
+      expectError(await h.inject({ method: 'GET', url: `${url}?per_page=101`, token: d.admin.token }), 422)
+    })
+
+    it('names what is wrong with a url: its scheme, its credentials (never repeated)', async (t) => {
+      const h = await buildApp(t, dialect, { workers: false })
+      const d = await desk(h)
+      const create = async (url: string) => expectValidation(await h.inject({ method: 'POST', url: '/api/v1/webhooks', token: d.admin.token, payload: { url, events: ['*'] } }), 'url').url![0]!
+      assert.match(await create('ftp://files.example.com/hooks'), /scheme "ftp" is not allowed: use http or https/)
+      assert.match(await create('gopher://example.com/'), /scheme "gopher"/)
+      const credentials = await create('http://user:hunter2@example.com/hook')
+      assert.match(credentials, /must not contain credentials/)
+      assert.doesNotMatch(credentials, /hunter2|user:/)
+      assert.match(await create('https://token@example.com/'), /must not contain credentials/)
+      assert.match(await create('example.com/hook'), /absolute http or https URL/)
+      const endpoint = await createEndpoint(h, d.admin.token, { url: 'https://93.184.215.14/hook', events: ['*'] })
+      const patched = expectValidation(await h.inject({ method: 'PATCH', url: `/api/v1/webhooks/${endpoint.id}`, token: d.admin.token, payload: { url: 'ftp://x.example' } }), 'url')
+      assert.match(patched.url![0]!, /scheme "ftp"/)
+    })
+
+    it('refuses IPv6 addresses that embed a non-public IPv4 address, at creation and at delivery', async (t) => {
+      const h = await buildApp(t, dialect, { workers: false, webhooks: { backoff: () => 0 } })
+      const d = await desk(h)
+      const hook = await receiver(t)
+      for (const host of ['[::127.0.0.1]', '[::a9fe:a9fe]', '[::ffff:169.254.169.254]', '[::ffff:0:10.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b:1::8.8.8.8]', '[2002:a9fe:a9fe::1]', '[2001:0:4136:e378:8000:63bf:3fff:fdd2]', '[2001:0:a9fe:a9fe::1]']) {
+        const errors = expectValidation(await h.inject({ method: 'POST', url: '/api/v1/webhooks', token: d.admin.token, payload: { url: `http://${host}/x`, events: ['*'] } }), 'url')
+        assert.match(errors.url![0]!, /public address/, host)
+      }
+      // IPv4-mapped and NAT64 forms of a public address are fine.
+      for (const host of ['[::ffff:93.184.215.14]', '[64:ff9b::93.184.215.14]', '[2606:4700:4700::1111]']) {
+        await createEndpoint(h, d.admin.token, { url: `http://${host}/x`, events: ['Tickets.TicketCreated'] })
+      }
+      // Created behind the check's back: the delivery refuses the literal, and never connects.
+      const { endpoint } = await h.helpdesk.webhooks.create(null, { url: `http://[::127.0.0.1]:${hook.port}/hook`, events: ['Tickets.CommentAdded'] })
+      const ticket = await postTicket(h, d.alice.token, { category: d.billing })
+      await postComment(h, d.admin.token, ticket.id)
+      await h.helpdesk.jobs.runDue()
+      assert.equal(hook.received.length, 0)
+      const [delivery] = await deliveries(h, d.admin.token, endpoint.id)
+      assert.deepEqual([delivery.status, delivery.attempts], ['failed', 1])
+      assert.match(delivery.error, /::7f00:1 is not a public address/)
     })
 
     it('refuses private targets unless allowed: at creation and at delivery after DNS resolution', async (t) => {

@@ -14,7 +14,6 @@ export async function createWebhook (options: WebhooksCreateOptions, io: CliIo):
     await checkWebhookTarget(options.url, options.allowPrivateTargets === true)
   } catch (error) {
     if (error instanceof WebhookTargetError) throw new CliError(`url: ${error.message} (--allow-private-targets allows it)`)
-    if (error instanceof TypeError) throw new CliError(`url: "${options.url}" is not a URL`)
     throw error
   }
   const events = (options.events ?? '*').split(',').map((e) => e.trim()).filter((e) => e !== '')

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Store } from '../store.js'
 import { formatDateTime, type Clock } from '../time.js'
+import { TurnBatch } from '../turn-batch.js'
 import type { Job, JobStatus, NewJob } from './job.js'
 
 export type JobHandler = (job: Job) => Promise<void>
@@ -25,7 +26,7 @@ export function exponentialBackoff (attempt: number, baseMs = 5000, capMs = 3_60
   return Math.round(delay * (0.75 + Math.random() * 0.5))
 }
 
-interface Registration { handler: JobHandler, concurrency: number, backoff: (attempt: number) => number, leaseMs: number, running: number }
+interface Registration { handler: JobHandler, concurrency: number, claimBatch: number, backoff: (attempt: number) => number, leaseMs: number, running: number }
 
 const DEFAULT_LEASE_MS = 5 * 60 * 1000
 
@@ -49,6 +50,8 @@ export class JobRunner {
   private unsubscribe: (() => void) | null = null
 
   private failures = 0
+  /** Jobs that succeeded, marked done together: under load one statement for many. */
+  private readonly completions: TurnBatch<number, void>
 
   /** Hears of failures of the runner itself (the database), not of handlers (those are kept on the job). */
   onError: (error: unknown, job?: Job) => void = () => {}
@@ -58,12 +61,19 @@ export class JobRunner {
     return this.failures
   }
 
-  constructor (private readonly store: Store, private readonly clock: Clock) {}
+  constructor (private readonly store: Store, private readonly clock: Clock) {
+    this.completions = new TurnBatch(async (ids) => {
+      await this.store.jobs.complete(ids)
+      return []
+    })
+  }
 
   register (type: string, handler: JobHandler, options: JobTypeOptions = {}): void {
+    const concurrency = Math.max(1, options.concurrency ?? 1)
     this.types.set(type, {
       handler,
-      concurrency: Math.max(1, options.concurrency ?? 1),
+      concurrency,
+      claimBatch: Math.max(1, Math.min(32, Math.floor(concurrency / 4))),
       backoff: options.backoff ?? exponentialBackoff,
       leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
       running: 0
@@ -189,8 +199,8 @@ export class JobRunner {
       for (;;) {
         if (!this.started) return
         const free = registration.concurrency - registration.running
-        // Under load, claim in batches rather than one statement per finished job.
-        if (free <= 0 || (registration.running > 0 && free < Math.min(8, registration.concurrency))) break
+        // Under load, claim in batches (a quarter of the concurrency, up to 32) rather than one statement per finished job.
+        if (free <= 0 || (registration.running > 0 && free < registration.claimBatch)) break
         const jobs = await this.claim([type], free, wanted === 'all')
         for (const job of jobs) this.track(job)
         if (jobs.length < free) break
@@ -237,7 +247,8 @@ export class JobRunner {
       const finish = async (tx: Store): Promise<void> => {
         let finished = true
         if (failure === null) {
-          await tx.jobs.complete(job.id)
+          // With the other jobs finishing in this turn, unless a transaction holds it (a recurring job's next run).
+          await (tx === this.store ? this.completions.add(job.id) : tx.jobs.complete(job.id))
         } else {
           const delay = failure instanceof RetryJobError ? failure.retryAfterMs : registration.backoff(job.attempts)
           const retryAt = job.attempts >= job.maxAttempts || isPermanent(failure)

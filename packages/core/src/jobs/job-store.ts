@@ -19,8 +19,8 @@ export interface JobRepository {
   claim(options: { types: string[], limit: number, leaseMs: number, workerId: string, /** Default true; false looks at pending jobs only (cheaper). */ reclaimExpired?: boolean }): Promise<Job[]>
   /** Moves the lease of a job this worker holds (long jobs beat while they run); false when it lost it. */
   extendLease(id: number, workerId: string, leaseMs: number): Promise<boolean>
-  /** Marks the job done, its lease and any earlier error cleared. */
-  complete(id: number): Promise<void>
+  /** Marks the jobs done (their leases and any earlier error cleared): one statement whatever their number. */
+  complete(ids: number | readonly number[]): Promise<void>
   /**
    * Records the error and frees the lease; the job is pending again, due at
    * `retryAt` (its attempts kept), or with `retryAt` null given up (status

@@ -72,4 +72,6 @@ export interface MailRepository {
   rotateReplyKey(secret: string, retireOlder: boolean): Promise<{ id: number, retired: number }>
   /** Email, role and status of those of `ids` that exist, in one query. */
   people(ids: number[]): Promise<Array<{ id: number, email: string, first_name: string, last_name: string, role: number, status: number }>>
+  /** Records a send attempt: `patch`, with `attempts` one up in the statement itself (never a count read before). */
+  recordSendAttempt(id: number, patch: Omit<MailMessagePatch, 'attempts'>): Promise<void>
 }

@@ -41,10 +41,10 @@ export class OutboundMailService {
     try {
       await this.transport.send(mail)
     } catch (error) {
-      await store.mail.update(row.id, { status: 'failed', attempts: row.attempts + 1, error: describe(error) })
+      await store.mail.recordSendAttempt(row.id, { status: 'failed', error: describe(error) })
       throw error
     }
-    await store.mail.update(row.id, { status: 'sent', attempts: row.attempts + 1, error: null, sent_at: nowString(this.ctx) })
+    await store.mail.recordSendAttempt(row.id, { status: 'sent', error: null, sent_at: nowString(this.ctx) })
   }
 
   private async compose (row: MailMessage): Promise<OutgoingMail | null> {

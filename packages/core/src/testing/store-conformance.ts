@@ -364,6 +364,64 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
           }
         })
       })
+      it(`webhook failure counts and delivery attempts stay exact under ${writers} concurrent writers; a switch-off happens once and cancels what was pending`, async () => {
+        await withStore(async ({ store }) => {
+          const endpoint = await store.webhooks.create({ url: 'https://example.com/hook', events: ['*'], description: null, active: true, secret: 'whsec_test' })
+          const ids = await store.webhooks.createDeliveries(Array.from({ length: writers * 3 }, (_, i) => ({ endpoint_id: endpoint.id, event_id: i + 1, event_type: 'Tickets.TicketCreated' })))
+          const at = '2026-01-01 00:00:00'
+          // Every writer records a failed attempt on every delivery, each in its own transaction, as delivery workers do.
+          await Promise.all(Array.from({ length: writers }, async () => {
+            for (const id of ids) {
+              await store.transaction(async (tx) => {
+                await tx.webhooks.recordFailure(endpoint.id, at)
+                await tx.webhooks.recordAttempts([{ delivery_id: id, status: 'pending', response_status: 503, duration_ms: 1, error: 'HTTP 503', next_attempt_at: at }])
+              })
+            }
+          }))
+          const counted = await store.webhooks.findById(endpoint.id)
+          assert.deepEqual([counted?.consecutive_failures, counted?.failing_since], [writers * ids.length, at], 'no failure lost')
+          for (const work of await store.webhooks.deliveryWork(ids)) assert.equal(work.delivery.attempts, writers, `attempts of delivery ${work.delivery.id}`)
+          // A batch of outcomes in one call; bodies kept where given.
+          await store.webhooks.recordAttempts([
+            { delivery_id: ids[0]!, status: 'succeeded', response_status: 200, duration_ms: 5, error: null, next_attempt_at: null, body: '{"id":1}' },
+            { delivery_id: ids[1]!, status: 'failed', response_status: 400, duration_ms: 6, error: 'HTTP 400', next_attempt_at: null }
+          ])
+          const [first, second] = await store.webhooks.deliveryWork([ids[0]!, ids[1]!]).then((works) => works.sort((a, b) => a.delivery.id - b.delivery.id))
+          assert.deepEqual([first?.delivery.status, first?.delivery.attempts, first?.body, first?.delivery.response_status], ['succeeded', writers + 1, '{"id":1}', 200])
+          assert.deepEqual([second?.delivery.status, second?.delivery.attempts, second?.body, second?.delivery.error], ['failed', writers + 1, null, 'HTTP 400'])
+
+          const switched = await Promise.all(Array.from({ length: writers }, async () => await store.transaction(async (tx) => await tx.webhooks.switchOff(endpoint.id, at, 'dropped'))))
+          assert.equal(switched.filter(Boolean).length, 1, 'switched off once')
+          const off = await store.webhooks.findById(endpoint.id)
+          assert.deepEqual([off?.active, off?.disabled_at], [false, at])
+          const statuses = (await store.webhooks.deliveryWork(ids)).map((work) => work.delivery.status)
+          assert.deepEqual(statuses.filter((status) => status === 'cancelled').length, ids.length - 2, 'every pending delivery cancelled')
+          assert.equal(await store.webhooks.recordFailure(endpoint.id, at), null, 'no failure counted once switched off')
+          assert.equal((await store.webhooks.findById(endpoint.id))?.consecutive_failures, writers * ids.length)
+          assert.equal(await store.webhooks.clearFailures(endpoint.id), false, 'a late success leaves the record that switched it off')
+          await store.webhooks.update(endpoint.id, { active: true })
+          assert.equal(await store.webhooks.clearFailures(endpoint.id), true)
+          assert.equal(await store.webhooks.clearFailures(endpoint.id), false)
+          assert.deepEqual([(await store.webhooks.findById(endpoint.id))?.consecutive_failures, (await store.webhooks.findById(endpoint.id))?.failing_since], [0, null])
+        })
+      })
+      it(`mail send attempts and job claims stay exact under ${writers} concurrent writers`, async () => {
+        await withStore(async ({ store }) => {
+          const [mailId] = await store.mail.createOutbound([{
+            kind: 'reply', message_id: '<conformance@example.com>', ticket_id: null, comment_id: null, user_id: null, author_id: null,
+            recipient: 'someone@example.com', subject: 'Attempts', unsubscribe_token: null
+          }])
+          await Promise.all(Array.from({ length: writers }, async (_, w) => {
+            await store.mail.recordSendAttempt(mailId!, { status: 'failed', error: `writer ${w}` })
+          }))
+          assert.equal((await store.mail.findById(mailId!))?.attempts, writers, 'no attempt lost')
+          const jobIds = await store.jobs.enqueue(Array.from({ length: writers * 2 }, () => ({ type: 'conformance.job' })))
+          const claimed = (await Promise.all(Array.from({ length: writers }, async (_, w) => await store.jobs.claim({ types: ['conformance.job'], limit: 2, leaseMs: 60_000, workerId: `w${w}` })))).flat()
+          assert.deepEqual(claimed.map((job) => job.id).sort((a, b) => a - b), jobIds, 'each job claimed once')
+          await store.jobs.complete(claimed.map((job) => job.id))
+          assert.deepEqual((await store.jobs.list({ type: 'conformance.job' })).map((job) => [job.status, job.attempts]), jobIds.map(() => ['done', 1]))
+        })
+      })
     })
 
     describe('lists', () => {

@@ -6,10 +6,12 @@ import { formatDateTime } from '../time.js'
 import { ensure } from '../users/user-policy.js'
 import { isAdmin, type Actor } from '../users/user.js'
 import { WEBHOOK_DELIVER_JOB, WEBHOOK_MAX_ATTEMPTS } from './webhook-recorder.js'
-import type { WebhookDeliveryPatch } from './webhook-store.js'
+import type { WebhookAttemptRecord, WebhookDeliveryWorkRow } from './webhook-store.js'
 import type { LoggedEvent } from '../event-log/event-log.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import { TurnBatch } from '../turn-batch.js'
 import {
-  DEFAULT_WEBHOOK_DISABLE_POLICY, shouldDisable, WEBHOOK_EVENT_TYPES, WebhookEventType,
+  DEFAULT_WEBHOOK_DISABLE_POLICY, shouldDisable, WEBHOOK_EVENT_TYPES, WebhookEventType, webhookUrlProblem,
   type WebhookDelivery, type WebhookDeliveryStatus, type WebhookDisablePolicy, type WebhookEndpoint, type WebhookInput, type WebhookSecrets
 } from './webhook.js'
 
@@ -50,12 +52,8 @@ export interface WebhookDeliveryWork {
 function checkedInput (input: WebhookInput, creating: boolean): FieldErrors {
   const errors: FieldErrors = {}
   if (input.url !== undefined || creating) {
-    const url = input.url ?? ''
-    let parsed: URL | null = null
-    try { parsed = new URL(url) } catch { /* below */ }
-    if (url.trim() === '') errors.url = ['The url field is required.']
-    else if (parsed === null || !['http:', 'https:'].includes(parsed.protocol) || url.length > 2048) errors.url = ['The url must be an http or https URL of at most 2048 characters.']
-    else if (parsed.username !== '' || parsed.password !== '') errors.url = ['The url must not contain credentials.']
+    const problem = webhookUrlProblem(input.url ?? '')
+    if (problem !== null) errors.url = [problem]
   }
   if (input.events !== undefined || creating) {
     const events = input.events ?? []
@@ -75,7 +73,27 @@ function checkedInput (input: WebhookInput, creating: boolean): FieldErrors {
  * edge sends them (`webhook.deliver` jobs) and reports each attempt here.
  */
 export class WebhookService {
-  constructor (private readonly ctx: ServiceContext) {}
+  /** The deliveries the adapter asks for in one turn, read together. */
+  private readonly works: TurnBatch<number, WebhookDeliveryWorkRow | null>
+  /** Their logged events, read together. */
+  private readonly loggedEvents: TurnBatch<number, LoggedEvent | null>
+  /** Attempts on healthy endpoints, written together (group commit). */
+  private readonly attempts: TurnBatch<WebhookAttemptRecord, void>
+
+  constructor (private readonly ctx: ServiceContext) {
+    this.works = new TurnBatch(async (ids) => {
+      const found = new Map((await ctx.store.webhooks.deliveryWork(ids)).map((row) => [row.delivery.id, row]))
+      return ids.map((id) => found.get(id) ?? null)
+    })
+    this.loggedEvents = new TurnBatch(async (ids) => {
+      const found = new Map((await ctx.store.eventLog.findByIds([...new Set(ids)])).map((event) => [event.id, event]))
+      return ids.map((id) => found.get(id) ?? null)
+    })
+    this.attempts = new TurnBatch(async (records) => {
+      await ctx.store.webhooks.recordAttempts(records)
+      return []
+    })
+  }
 
   /** Every endpoint; `actor` null: a trusted caller (the CLI's `webhooks:list`). */
   async list (actor: Actor | null): Promise<WebhookEndpoint[]> {
@@ -130,9 +148,10 @@ export class WebhookService {
     return { endpoint: await this.ctx.store.webhooks.findById(id) ?? notFound(), secret }
   }
 
-  async deliveries (actor: Actor, id: number, filter: { status?: WebhookDeliveryStatus, limit?: number } = {}): Promise<WebhookDelivery[]> {
+  /** One page of an endpoint's deliveries, newest first (`webhookDeliveryList`: filters status, event type, event id). */
+  async deliveries (actor: Actor, id: number, query: ListQuery): Promise<Page<WebhookDelivery>> {
     await this.view(actor, id)
-    return await this.ctx.store.webhooks.listDeliveries(id, { ...filter, limit: Math.min(Math.max(filter.limit ?? 50, 1), 100) })
+    return await this.ctx.store.webhooks.listDeliveries(id, query)
   }
 
   /** Sends a past delivery again: a new delivery of the same event with the same bytes. */
@@ -152,22 +171,25 @@ export class WebhookService {
     return await this.enqueue(id, event.id, event.type, null)
   }
 
-  /** For the delivery adapter: the delivery with its endpoint, signing secrets and stored body; null when gone. */
+  /**
+   * For the delivery adapter: the delivery with its endpoint, signing secrets
+   * and stored body; null when gone. The deliveries asked for in one turn
+   * (a claimed batch of jobs) are read with one query.
+   */
   async work (deliveryId: number): Promise<WebhookDeliveryWork | null> {
-    const found = await this.ctx.store.webhooks.deliveryWork(deliveryId)
+    const found = await this.works.add(deliveryId)
     if (found === null) return null
     return { ...found, secrets: signingSecrets(found.secrets, nowString(this.ctx)) }
   }
 
-  /** For the delivery adapter: the logged event a delivery sends, or null once it left the event log. */
+  /** For the delivery adapter: the logged event a delivery sends, or null once it left the event log (one query per turn, like `work`). */
   async eventOf (work: WebhookDeliveryWork): Promise<LoggedEvent | null> {
-    const [event] = await this.ctx.store.eventLog.findByIds([work.delivery.event_id])
-    return event ?? null
+    return await this.loggedEvents.add(work.delivery.event_id)
   }
 
-  /** Marks a delivery failed without an attempt (its endpoint was switched off). */
-  async abandon (deliveryId: number, error: string): Promise<void> {
-    await this.ctx.store.webhooks.updateDelivery(deliveryId, { status: 'failed', error, next_attempt_at: null })
+  /** Settles a delivery without an attempt: `failed` (its event left the log), or `cancelled` (its endpoint is switched off). */
+  async abandon (deliveryId: number, error: string, status: 'failed' | 'cancelled' = 'failed'): Promise<void> {
+    await this.ctx.store.webhooks.updateDelivery(deliveryId, { status, error, next_attempt_at: null })
   }
 
   /** Keeps the body built for the first attempt: retries resend these bytes. */
@@ -176,41 +198,55 @@ export class WebhookService {
   }
 
   /**
-   * Records an attempt on the delivery and its endpoint. Failure after failure
-   * (`policy`) switches the endpoint off and tells the administrators
-   * (`Webhooks.EndpointDisabled`), in one transaction. Returns whether it did.
+   * Records an attempt on the delivery and its endpoint. Failures are
+   * counted in the database itself (no count read first, so concurrent
+   * workers on any number of instances lose none); the failure that reaches
+   * the `policy` switches the endpoint off, cancels its pending deliveries
+   * and tells the administrators (`Webhooks.EndpointDisabled`), all in one
+   * transaction. Returns true when the delivery must not be retried: its
+   * endpoint is switched off (by this failure or before), so a retry it
+   * would have had is cancelled.
    */
   async recordAttempt (work: WebhookDeliveryWork, outcome: WebhookAttemptOutcome, policy: WebhookDisablePolicy = DEFAULT_WEBHOOK_DISABLE_POLICY): Promise<boolean> {
     const { events, store } = this.ctx
     const status: WebhookDeliveryStatus = outcome.ok ? 'succeeded' : outcome.next_attempt_at === null ? 'failed' : 'pending'
-    const patch: WebhookDeliveryPatch = {
-      status, attempts: work.delivery.attempts + 1, response_status: outcome.response_status, duration_ms: outcome.duration_ms,
+    const record: WebhookAttemptRecord = {
+      delivery_id: work.delivery.id, status, response_status: outcome.response_status, duration_ms: outcome.duration_ms,
       error: outcome.error, next_attempt_at: outcome.next_attempt_at, ...(outcome.body !== undefined ? { body: outcome.body } : {})
     }
-    // The common case, a success on a healthy endpoint: one statement.
+    // The common case, a success on a healthy endpoint: written with the other outcomes of its turn, one statement for all.
     if (outcome.ok && work.endpoint.consecutive_failures === 0) {
-      await store.webhooks.updateDelivery(work.delivery.id, patch)
+      await this.attempts.add(record)
+      return false
+    }
+    if (outcome.ok) {
+      await store.transaction(async (tx) => {
+        await tx.webhooks.clearFailures(work.endpoint.id)
+        await tx.webhooks.recordAttempts([record])
+      })
       return false
     }
     return await events.transaction(store, async (tx) => {
-      await tx.webhooks.updateDelivery(work.delivery.id, patch)
-      const endpoint = await tx.webhooks.findById(work.endpoint.id)
-      if (endpoint === null) return false
-      if (outcome.ok) {
-        if (endpoint.consecutive_failures > 0) await tx.webhooks.update(endpoint.id, { consecutive_failures: 0, failing_since: null })
-        return false
+      // The endpoint first: its row lock orders concurrent failures of one endpoint.
+      const now = nowString(this.ctx)
+      const failing = await tx.webhooks.recordFailure(work.endpoint.id, now)
+      let stopped = failing === null
+      if (failing !== null && shouldDisable(failing, this.ctx.clock.now(), policy)) {
+        stopped = true
+        if (await tx.webhooks.switchOff(work.endpoint.id, now, 'Dropped unsent: the endpoint was switched off.')) {
+          await events.emit(tx, {
+            type: WebhookEventType.EndpointDisabled,
+            actor_id: null,
+            webhook: { id: work.endpoint.id, url: work.endpoint.url, consecutive_failures: failing.consecutive_failures, failing_since: failing.failing_since }
+          })
+        }
       }
-      const failing = { consecutive_failures: endpoint.consecutive_failures + 1, failing_since: endpoint.failing_since ?? nowString(this.ctx) }
-      const disable = endpoint.active && shouldDisable(failing, this.ctx.clock.now(), policy)
-      const updated = await tx.webhooks.update(endpoint.id, disable ? { ...failing, active: false, disabled_at: nowString(this.ctx) } : failing)
-      if (disable && updated !== null) {
-        await events.emit(tx, {
-          type: WebhookEventType.EndpointDisabled,
-          actor_id: null,
-          webhook: { id: updated.id, url: updated.url, consecutive_failures: updated.consecutive_failures, failing_since: updated.failing_since }
-        })
-      }
-      return disable
+      // A retry it would have had is dropped with the endpoint's other pending deliveries.
+      const dropped = stopped && record.status === 'pending'
+      await tx.webhooks.recordAttempts([dropped
+        ? { ...record, status: 'cancelled', next_attempt_at: null, error: `${record.error ?? 'Failed'}; not retried: the endpoint is switched off.` }
+        : record])
+      return stopped
     })
   }
 

@@ -1,3 +1,4 @@
+import type { ListQuery, Page } from '../list/list-query.js'
 import type { DateTimeString } from '../time.js'
 import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookSecrets } from './webhook.js'
 
@@ -19,7 +20,34 @@ export interface NewWebhookDelivery {
   body?: string | null
 }
 
-export type WebhookDeliveryPatch = Partial<Pick<WebhookDelivery, 'status' | 'attempts' | 'response_status' | 'duration_ms' | 'error' | 'next_attempt_at'>> & { body?: string }
+/** A change to a delivery that is not an attempt (see `recordAttempts`). */
+export type WebhookDeliveryPatch = Partial<Pick<WebhookDelivery, 'status' | 'error' | 'next_attempt_at'>> & { body?: string }
+
+/** One attempt on a delivery, as `recordAttempts` writes it. */
+export interface WebhookAttemptRecord {
+  delivery_id: number
+  status: WebhookDeliveryStatus
+  response_status: number | null
+  duration_ms: number | null
+  error: string | null
+  next_attempt_at: DateTimeString | null
+  /** The body the first attempt built, kept so later attempts resend the same bytes. */
+  body?: string
+}
+
+/** An endpoint's failure record just after a failure was counted. */
+export interface WebhookFailureCount {
+  consecutive_failures: number
+  failing_since: DateTimeString
+}
+
+/** What the delivery adapter needs for one delivery (`deliveryWork`). */
+export interface WebhookDeliveryWorkRow {
+  delivery: WebhookDelivery
+  endpoint: WebhookEndpoint
+  secrets: WebhookSecrets
+  body: string | null
+}
 
 /** The storage port of webhooks (part of `Store`, same conventions). */
 export interface WebhookRepository {
@@ -41,12 +69,35 @@ export interface WebhookRepository {
   findDelivery(id: number): Promise<WebhookDelivery | null>
   /** The stored request body (null until the first attempt built it). */
   bodyOf(deliveryId: number): Promise<string | null>
-  /** A delivery with its endpoint, the endpoint's secrets and the stored body, in one query; null when either is gone. */
-  deliveryWork(id: number): Promise<{ delivery: WebhookDelivery, endpoint: WebhookEndpoint, secrets: WebhookSecrets, body: string | null } | null>
+  /** Deliveries with their endpoint, its secrets and the stored body, in one query whatever their number; those gone (or whose endpoint is) are left out. */
+  deliveryWork(ids: number[]): Promise<WebhookDeliveryWorkRow[]>
   /** Writes the patched fields only (the stored body stays unless `body` is given). */
   updateDelivery(id: number, patch: WebhookDeliveryPatch): Promise<void>
-  /** Newest first. */
-  listDeliveries(endpointId: number, filter: { status?: WebhookDeliveryStatus, limit: number }): Promise<WebhookDelivery[]>
+  /**
+   * Writes attempts on their deliveries: the outcome, and `attempts` one up
+   * in the statement itself (never a value read before), so concurrent
+   * writers lose no attempt. A fixed number of statements whatever their number.
+   */
+  recordAttempts(records: WebhookAttemptRecord[]): Promise<void>
+  /**
+   * Counts one more failed attempt of an active endpoint in one statement
+   * (`consecutive_failures + 1`, `failing_since` set unless set): concurrent
+   * workers lose no failure. Returns the record after it, or null when the
+   * endpoint is gone or switched off (nothing is counted then). Inside a
+   * transaction the endpoint stays locked until it ends (PostgreSQL).
+   */
+  recordFailure(id: number, at: DateTimeString): Promise<WebhookFailureCount | null>
+  /** Clears an active endpoint's failure record after a success; false when there was none (or it is switched off: its record stays). */
+  clearFailures(id: number): Promise<boolean>
+  /**
+   * Switches an active endpoint off (`active` false, `disabled_at` = `at`)
+   * and cancels its pending deliveries (status `cancelled`, `error`): their
+   * jobs then send nothing. False, and nothing changed, when it was not
+   * active. Call it in a transaction.
+   */
+  switchOff(id: number, at: DateTimeString, error: string): Promise<boolean>
+  /** One page of an endpoint's deliveries (`webhookDeliveryList`). */
+  listDeliveries(endpointId: number, query: ListQuery): Promise<Page<WebhookDelivery>>
   /** Deletes up to `limit` deliveries created before `before`; returns how many. */
   deleteDeliveriesBefore(before: DateTimeString, limit: number): Promise<number>
 }

@@ -1,3 +1,4 @@
+import { defineList } from '../list/list-spec.js'
 import { ArticleEventType } from '../knowledge-base/article-events.js'
 import { NotificationType } from '../notifications/notification.js'
 import { TicketEventType } from '../tickets/ticket-events.js'
@@ -27,7 +28,10 @@ export interface WebhookEndpoint {
   active: boolean
   /** When the service switched it off after sustained failure (null when active, or switched off by hand). */
   disabled_at: DateTimeString | null
-  /** Failed attempts since the last success. */
+  /**
+   * Failed attempts since the last success, counted while the endpoint is
+   * active: it stays at the count that switched it off.
+   */
   consecutive_failures: number
   /** When the current run of failures began; null after a success. */
   failing_since: DateTimeString | null
@@ -42,7 +46,25 @@ export interface WebhookSecrets {
   previous_expires_at: DateTimeString | null
 }
 
-export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed'
+/**
+ * `pending` until it succeeds, gives up (`failed`), or is dropped unsent
+ * (`cancelled`: its endpoint was switched off while it waited; it stays
+ * redeliverable by its event id).
+ */
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled'
+
+export const WEBHOOK_DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled']
+
+/** An endpoint's deliveries, newest first (`GET /webhooks/{id}/deliveries`): paged like every list. */
+export const webhookDeliveryList = defineList({
+  resource: 'webhook deliveries',
+  includes: [],
+  sorts: ['id'],
+  defaultSort: '-id',
+  keyTypes: { id: 'int' },
+  partialFilters: [],
+  exactFilters: ['status', 'event_type', 'event_id']
+})
 
 export interface WebhookDelivery {
   id: number
@@ -58,6 +80,32 @@ export interface WebhookDelivery {
   next_attempt_at: DateTimeString | null
   created_at: DateTimeString
   updated_at: DateTimeString
+}
+
+/** The longest url an endpoint may have. */
+export const WEBHOOK_URL_MAX_LENGTH = 2048
+
+/**
+ * What is wrong with an endpoint's url, in words for the caller, or null:
+ * http or https only, no credentials (the message never repeats them), at
+ * most 2048 characters. Whether its host is a public address is the
+ * delivery adapter's check, after this one.
+ */
+export function webhookUrlProblem (url: string): string | null {
+  if (url.trim() === '') return 'The url field is required.'
+  if (url.length > WEBHOOK_URL_MAX_LENGTH) return `The url may not be greater than ${WEBHOOK_URL_MAX_LENGTH} characters.`
+  let parsed: URL
+  try {
+    parsed = new URL(url.trim())
+  } catch {
+    return 'The url must be an absolute http or https URL.'
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    const scheme = parsed.protocol.slice(0, -1)
+    return `The url's scheme "${scheme.length > 20 ? `${scheme.slice(0, 20)}...` : scheme}" is not allowed: use http or https.`
+  }
+  if (parsed.username !== '' || parsed.password !== '') return 'The url must not contain credentials (a user name or password): the endpoint\'s secret signs each delivery.'
+  return null
 }
 
 export interface WebhookInput {

@@ -18,7 +18,7 @@ export interface WebhookDeliveryOptions {
   allowPrivateTargets?: boolean
   /** Per attempt, connection to response. Default 10000 ms. */
   timeoutMs?: number
-  /** Deliveries sent at once by this process. Default 32. */
+  /** Deliveries sent at once by this process. Default 64. */
   concurrency?: number
   /** Milliseconds before retry number `attempt`. Default 30 s doubling, capped at 4 h, ±25 % jitter (15 attempts: about a day). */
   backoff?: (attempt: number) => number
@@ -100,7 +100,7 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
     // Deleted with its endpoint, or already settled by an earlier run of this job.
     if (work === null || work.delivery.status !== 'pending') return
     if (!work.endpoint.active) {
-      await webhooks.abandon(deliveryId, 'The endpoint is switched off.')
+      await webhooks.abandon(deliveryId, 'Dropped unsent: the endpoint is switched off.', 'cancelled')
       return
     }
     let body = work.body
@@ -129,7 +129,7 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
     const durationMs = Math.round(performance.now() - started)
     const retry = !result.ok && result.retryable && job.attempts < job.maxAttempts
     const delay = retry ? Math.max(backoff(job.attempts), result.retryAfterMs ?? 0) : null
-    const disabled = await webhooks.recordAttempt(work, {
+    const stopped = await webhooks.recordAttempt(work, {
       ok: result.ok,
       response_status: result.status,
       duration_ms: durationMs,
@@ -137,12 +137,9 @@ export function registerWebhookDelivery (helpdesk: Helpdesk, avatar: AvatarResol
       next_attempt_at: delay === null ? null : formatDateTime(new Date(clock.now().getTime() + delay)),
       ...(firstBody ? { body } : {})
     }, policy)
-    if (disabled && delay !== null) {
-      await webhooks.abandon(deliveryId, `${result.error ?? 'failed'}; the endpoint was switched off.`)
-      return
-    }
-    if (delay !== null) throw new RetryJobError(result.error ?? 'failed', delay)
-  }, { concurrency: options.concurrency ?? 32 })
+    // Switched off (by this failure or another): the retry was dropped with the endpoint's pending deliveries.
+    if (delay !== null && !stopped) throw new RetryJobError(result.error ?? 'failed', delay)
+  }, { concurrency: options.concurrency ?? 64 })
 
   return async () => { await agent?.then(async (made) => { await made.close() }, () => {}) }
 }

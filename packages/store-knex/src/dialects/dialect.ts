@@ -40,9 +40,9 @@ export interface Dialect {
    * PostgreSQL binds one array per column (`unnest`), so the statement's text
    * does not vary with the number of rows; SQLite lists the rows (`VALUES`).
    */
-  rowsTable(columns: ReadonlyArray<{ name: string, type: 'integer' | 'timestamp' | 'text' }>, rows: ReadonlyArray<readonly unknown[]>): { sql: string, bindings: unknown[] }
-  /** `column IN (ids)` as SQL for `run`: one bound value, the same text whatever the list. */
-  inIds(column: string, ids: readonly number[]): { sql: string, bindings: unknown[] }
+  rowsTable(columns: ReadonlyArray<{ name: string, type: 'integer' | 'bigint' | 'timestamp' | 'text' }>, rows: ReadonlyArray<readonly unknown[]>): { sql: string, bindings: unknown[] }
+  /** `column IN (ids)` as SQL for `run`: one bound value, the same text whatever the list (`bigint` for a 64-bit id column). */
+  inIds(column: string, ids: readonly number[], type?: 'integer' | 'bigint'): { sql: string, bindings: unknown[] }
   /** `column IN (ids)` with the list bound as one value, so the statement's text (and its prepared plan) does not vary with the list. */
   whereIdIn(qb: Knex.QueryBuilder, column: string, ids: readonly number[]): void
   /** `column IN (values)` for text values, as SQL for `run`: one bound value, the same text whatever the list. */

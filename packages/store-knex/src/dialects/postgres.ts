@@ -58,8 +58,8 @@ export const postgresDialect: Dialect = {
     const arrays = columns.map((c) => `?::${c.type}[]`).join(', ')
     return { sql: `unnest(${arrays}) as v(${columns.map((c) => `"${c.name}"`).join(', ')})`, bindings: columns.map((_, i) => rows.map((row) => row[i])) }
   },
-  inIds (column, ids) {
-    return { sql: `${column} = any(?::integer[])`, bindings: [[...ids]] }
+  inIds (column, ids, type = 'integer') {
+    return { sql: `${column} = any(?::${type}[])`, bindings: [[...ids]] }
   },
   whereIdIn (qb, column, ids) {
     qb.whereRaw('?? = any(?::integer[])', [column, [...ids]])

@@ -121,8 +121,11 @@ export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): 
       const count = await db('jobs').where({ id, status: 'running', locked_by: workerId }).update({ locked_until: later(leaseMs), updated_at: now(ctx) })
       return count > 0
     },
-    async complete (id) {
-      await db('jobs').where('id', id).update({ status: 'done', locked_until: null, locked_by: null, last_error: null, updated_at: now(ctx) })
+    async complete (ids) {
+      const list = typeof ids === 'number' ? [ids] : ids
+      if (list.length === 0) return
+      const where = dialect.inIds('"id"', list, 'bigint')
+      await dialect.run(db, `update "jobs" set "status" = 'done', "locked_until" = null, "locked_by" = null, "last_error" = null, "updated_at" = ? where ${where.sql}`, [now(ctx), ...where.bindings])
     },
     async fail (id, error, retryAt) {
       await db('jobs').where('id', id).update({

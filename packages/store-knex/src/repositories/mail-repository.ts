@@ -135,6 +135,9 @@ export function createMailRepository (ctx: RepositoryContext): MailRepository {
       if (ids.length === 0) return []
       const rows = await db('users').select('id', 'email', 'first_name', 'last_name', 'role', 'status').whereIn('id', ids) as Array<{ id: number, email: string, first_name: string, last_name: string, role: number, status: number }>
       return rows.map((r) => ({ ...r, id: Number(r.id), role: Number(r.role), status: Number(r.status) }))
+    },
+    async recordSendAttempt (id, patch) {
+      await db('mail_messages').where('id', id).update({ ...patch, attempts: db.raw('?? + 1', ['attempts']), updated_at: now(ctx) })
     }
   }
 }

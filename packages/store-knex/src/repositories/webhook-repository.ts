@@ -1,4 +1,9 @@
-import type { WebhookDelivery, WebhookEndpoint, WebhookRepository } from '@helpdesk/core'
+import type { Knex } from 'knex'
+import {
+  ValidationError, WEBHOOK_DELIVERY_STATUSES, webhookDeliveryList,
+  type WebhookDelivery, type WebhookDeliveryStatus, type WebhookEndpoint, type WebhookRepository
+} from '@helpdesk/core'
+import { listPage, type ListMapping } from '../list/list-mapping.js'
 import { bool, parseJson } from '../rows/row-values.js'
 import { now, quoted, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
@@ -7,6 +12,18 @@ const endpointColumns = ['id', 'url', 'events', 'description', 'active', 'disabl
 /** Read inside every transaction that raises a webhook event: a statement kept prepared, not a builder. */
 const activeEndpoints = `select ${quoted(endpointColumns)} from "webhook_endpoints" where "active" = ? order by "id"`
 const deliveryColumns = ['id', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempts', 'response_status', 'duration_ms', 'error', 'next_attempt_at', 'created_at', 'updated_at']
+/** Deliveries with their endpoint and its secrets: what a delivery attempt reads, for a claimed batch at once. */
+const deliveryWorkSelect = `select ${deliveryColumns.map((c) => `"d"."${c}"`).join(', ')}, "d"."body" as "delivery_body",
+  ${endpointColumns.map((c) => `"e"."${c}" as "e_${c}"`).join(', ')}, "e"."secret", "e"."previous_secret", "e"."previous_secret_expires_at"
+  from "webhook_deliveries" as "d" join "webhook_endpoints" as "e" on "e"."id" = "d"."endpoint_id" where `
+/** One more failure of an active endpoint, counted by the statement itself. */
+const recordFailureSql = `update "webhook_endpoints" set "consecutive_failures" = "consecutive_failures" + 1,
+  "failing_since" = coalesce("failing_since", ?), "updated_at" = ? where "id" = ? and "active" = ? returning "consecutive_failures", "failing_since"`
+/** The columns of one attempt, as `recordAttempts` binds them. */
+const attemptColumns = [
+  { name: 'id', type: 'bigint' }, { name: 'status', type: 'text' }, { name: 'response_status', type: 'integer' }, { name: 'duration_ms', type: 'integer' },
+  { name: 'error', type: 'text' }, { name: 'next_attempt_at', type: 'timestamp' }, { name: 'body', type: 'text' }
+] as const
 
 type Row = Record<string, unknown>
 
@@ -40,6 +57,24 @@ function deliveryFromRow (row: Row): WebhookDelivery {
     created_at: String(row.created_at),
     updated_at: String(row.updated_at)
   }
+}
+
+const deliveryMapping: ListMapping<typeof webhookDeliveryList, Row, WebhookDelivery> = {
+  spec: webhookDeliveryList,
+  sorts: { id: 'webhook_deliveries.id' },
+  partial: {},
+  exact: {
+    status: (qb, values) => {
+      const unknown = values.find((value) => !WEBHOOK_DELIVERY_STATUSES.includes(value as WebhookDeliveryStatus))
+      if (unknown !== undefined) throw ValidationError.field('filter.status', `The status filter has an invalid value "${unknown}": use ${WEBHOOK_DELIVERY_STATUSES.join(', ')}.`)
+      void qb.whereIn('webhook_deliveries.status', values)
+    },
+    event_type: { column: 'webhook_deliveries.event_type', type: 'string' },
+    event_id: { column: 'webhook_deliveries.event_id', type: 'int' }
+  },
+  includes: {},
+  idColumn: 'webhook_deliveries.id',
+  map: deliveryFromRow
 }
 
 export function createWebhookRepository (ctx: RepositoryContext): WebhookRepository {
@@ -104,29 +139,51 @@ export function createWebhookRepository (ctx: RepositoryContext): WebhookReposit
       const row = await db('webhook_deliveries').select('body').where('id', deliveryId).first() as { body: string | null } | undefined
       return row?.body ?? null
     },
-    async deliveryWork (id) {
-      const row = await db('webhook_deliveries as d').join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .select([
-          ...deliveryColumns.map((c) => `d.${c}`), 'd.body as delivery_body',
-          ...endpointColumns.map((c) => `e.${c} as e_${c}`), 'e.secret', 'e.previous_secret', 'e.previous_secret_expires_at'
-        ])
-        .where('d.id', id).first() as Row | undefined
-      if (row === undefined) return null
-      const endpointRow = Object.fromEntries(endpointColumns.map((c) => [c, row[`e_${c}`]]))
-      return {
+    async deliveryWork (ids) {
+      if (ids.length === 0) return []
+      const list = ctx.dialect.inIds('"d"."id"', ids, 'bigint')
+      const rows = await ctx.dialect.run<Row>(db, deliveryWorkSelect + list.sql, list.bindings)
+      return rows.map((row) => ({
         delivery: deliveryFromRow(row),
-        endpoint: endpointFromRow(endpointRow),
+        endpoint: endpointFromRow(Object.fromEntries(endpointColumns.map((c) => [c, row[`e_${c}`]]))),
         secrets: { current: String(row.secret), previous: (row.previous_secret as string | null) ?? null, previous_expires_at: (row.previous_secret_expires_at as string | null) ?? null },
         body: (row.delivery_body as string | null) ?? null
-      }
+      }))
     },
     async updateDelivery (id, patch) {
       await db('webhook_deliveries').where('id', id).update({ ...patch, updated_at: now(ctx) })
     },
-    async listDeliveries (endpointId, filter) {
-      const query = db('webhook_deliveries').select(deliveryColumns).where('endpoint_id', endpointId).orderBy('id', 'desc').limit(filter.limit)
-      if (filter.status !== undefined) void query.where('status', filter.status)
-      return (await query as Row[]).map(deliveryFromRow)
+    async recordAttempts (records) {
+      if (records.length === 0) return
+      const table = ctx.dialect.rowsTable(attemptColumns, records.map((r) => [
+        r.delivery_id, r.status, r.response_status, r.duration_ms, r.error, r.next_attempt_at, r.body ?? null
+      ]))
+      await ctx.dialect.run(db, `update "webhook_deliveries" set "status" = v."status", "attempts" = "webhook_deliveries"."attempts" + 1,
+        "response_status" = v."response_status", "duration_ms" = v."duration_ms", "error" = v."error", "next_attempt_at" = v."next_attempt_at",
+        "body" = coalesce(v."body", "webhook_deliveries"."body"), "updated_at" = ?
+        from ${table.sql} where "webhook_deliveries"."id" = v."id"`, [now(ctx), ...table.bindings])
+    },
+    async recordFailure (id, at) {
+      const [row] = await ctx.dialect.run<{ consecutive_failures: number | string, failing_since: string }>(db, recordFailureSql, [at, now(ctx), id, true])
+      return row === undefined ? null : { consecutive_failures: Number(row.consecutive_failures), failing_since: row.failing_since }
+    },
+    async clearFailures (id) {
+      const count = await db('webhook_endpoints').where({ id, active: true }).where((q) => { void q.where('consecutive_failures', '>', 0).orWhereNotNull('failing_since') })
+        .update({ consecutive_failures: 0, failing_since: null, updated_at: now(ctx) })
+      return count > 0
+    },
+    async switchOff (id, at, error) {
+      const count = await db('webhook_endpoints').where({ id, active: true }).update({ active: false, disabled_at: at, updated_at: now(ctx) })
+      if (count === 0) return false
+      // Rows another statement is writing at this moment (an attempt's outcome) are theirs to settle.
+      const pending = db('webhook_deliveries').select('id').where({ endpoint_id: id, status: 'pending' })
+      if (ctx.dialect.name === 'postgres') void pending.forUpdate().skipLocked()
+      await db('webhook_deliveries').whereIn('id', pending).update({ status: 'cancelled', error, next_attempt_at: null, updated_at: now(ctx) })
+      return true
+    },
+    async listDeliveries (endpointId, query) {
+      const base: Knex.QueryBuilder = db('webhook_deliveries').select(deliveryColumns.map((c) => `webhook_deliveries.${c}`)).where('webhook_deliveries.endpoint_id', endpointId)
+      return await listPage(db, ctx.dialect, base, deliveryMapping, query)
     },
     async deleteDeliveriesBefore (before, limit) {
       return await db('webhook_deliveries')

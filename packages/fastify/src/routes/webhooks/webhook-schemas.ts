@@ -13,6 +13,8 @@ export const Webhook = Type.Object({
   description: Nullable(Type.String()),
   active: Type.Boolean(),
   disabled_at: Nullable(DateTime),
+  consecutive_failures: Type.Integer({ description: 'Failed attempts since the last success, counted while the endpoint is active (docs/webhooks.md).' }),
+  failing_since: Type.Union([DateTime, Type.Null()], { description: 'When the current run of failures began; null after a success.' }),
   created_at: DateTime,
   updated_at: DateTime
 })
@@ -38,7 +40,9 @@ export const WebhookDelivery = Type.Object({
   id: Type.Integer(),
   event_id: Type.Integer(),
   event_type: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('cancelled')], {
+    description: '`cancelled`: dropped unsent when the endpoint was switched off; redeliverable by its event id.'
+  }),
   attempts: Type.Integer(),
   response_status: Nullable(Type.Integer()),
   duration_ms: Nullable(Type.Integer()),
@@ -46,11 +50,6 @@ export const WebhookDelivery = Type.Object({
   next_attempt_at: NullableDateTime,
   created_at: DateTime,
   updated_at: DateTime
-})
-
-export const DeliveriesQuery = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')])),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 }))
 })
 
 export const DeliveryParams = Type.Object({
@@ -68,6 +67,8 @@ export function presentWebhook (endpoint: WebhookEndpoint): Static<typeof Webhoo
     description: endpoint.description,
     active: endpoint.active,
     disabled_at: endpoint.disabled_at,
+    consecutive_failures: endpoint.consecutive_failures,
+    failing_since: endpoint.failing_since,
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at
   }
