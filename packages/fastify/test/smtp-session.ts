@@ -117,16 +117,20 @@ export class SmtpSession {
    * stopped reading early, if it did.
    */
   async sendLarge (bytes: number, subject = 'Large'): Promise<SmtpReply> {
-    const line = `${'x'.repeat(78)}\r\n`
-    const chunk = Buffer.from(line.repeat(Math.floor(65536 / line.length)))
-    let sent = 0
-    if (!await this.write(`From: big@customers.test\r\nTo: support@desk.test\r\nSubject: ${subject}\r\n\r\n`)) return await this.reply()
-    while (sent < bytes) {
-      if (!await this.write(chunk)) return await this.reply()
-      sent += chunk.length
-    }
+    if (!await this.stream(bytes, subject)) return await this.reply()
     await this.write('\r\n.\r\n')
     return await this.reply()
+  }
+
+  /** Writes a message's headers and about `bytes` of body, without the final dot; false once the connection closed. */
+  async stream (bytes: number, subject = 'Large'): Promise<boolean> {
+    const line = `${'x'.repeat(78)}\r\n`
+    const chunk = Buffer.from(line.repeat(Math.floor(65536 / line.length)))
+    if (!await this.write(`From: big@customers.test\r\nTo: support@desk.test\r\nSubject: ${subject}\r\n\r\n`)) return false
+    for (let sent = 0; sent < bytes; sent += chunk.length) {
+      if (!await this.write(chunk)) return false
+    }
+    return true
   }
 
   close (): void {
