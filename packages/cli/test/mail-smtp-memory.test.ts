@@ -28,7 +28,9 @@ describe('the SMTP listener of helpdesk serve under oversized mail', { skip: pro
     await setup.close()
     // The default limits, but for the connections per IP: every client here is 127.0.0.1, and the warm-up's may not be counted out yet.
     const server = await startServer(databaseUrl, storage, {
-      HELPDESK_MAIL_FROM: 'support@desk.test', HELPDESK_MAIL_INBOUND: 'support@desk.test=1', HELPDESK_SMTP_PORT: '0', HELPDESK_SMTP_MAX_CLIENTS_PER_IP: '30'
+      HELPDESK_MAIL_FROM: 'support@desk.test', HELPDESK_MAIL_INBOUND: 'support@desk.test=1', HELPDESK_SMTP_PORT: '0', HELPDESK_SMTP_MAX_CLIENTS_PER_IP: '30',
+      // Its spool in the deployment's directory, removed after the test: the process is killed, it never cleans up.
+      TMPDIR: storage
     })
     t.after(async () => { await killServer(server) })
     const pid = server.child.pid ?? 0

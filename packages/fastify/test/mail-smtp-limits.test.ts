@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it, type TestContext } from 'node:test'
 import nodemailer from 'nodemailer'
@@ -144,6 +145,24 @@ describe(`SMTP listener limits (${dialect})`, () => {
 
     await eventually('the spool emptied', () => listener.spool().length === 0)
     assert.deepEqual(await inboundSubjects(d), ['Within the limit'])
+  })
+
+  it('removes the spool directories of listeners whose process is gone, and only those', async (t) => {
+    const d = await mailDesk(t, dialect)
+    const spoolDir = mkdtempSync(join(tmpdir(), 'helpdesk-spool-test-'))
+    t.after(() => { rmSync(spoolDir, { recursive: true, force: true }) })
+    const prefix = `helpdesk-smtp-${hostname().replace(/[^A-Za-z0-9.]/g, '_')}-`
+    const gone = spawnSync(process.execPath, ['-e', '']).pid
+    mkdirSync(join(spoolDir, `${prefix}${gone}-killed`))
+    writeFileSync(join(spoolDir, `${prefix}${gone}-killed`, '1.eml'), 'Subject: half a message')
+    mkdirSync(join(spoolDir, `${prefix}${process.pid}-running`))
+    mkdirSync(join(spoolDir, `helpdesk-smtp-elsewhere-${gone}-other-host`))
+    const listener = await startSmtpListener({ inbound: d.h.helpdesk.mail.inbound, port: 0, host: '127.0.0.1', spoolDir })
+    const own = readdirSync(spoolDir).filter((e) => e.startsWith(`${prefix}${process.pid}-`) && e !== `${prefix}${process.pid}-running`)
+    assert.equal(own.length, 1)
+    assert.deepEqual(readdirSync(spoolDir).sort(), [`${prefix}${process.pid}-running`, own[0], `helpdesk-smtp-elsewhere-${gone}-other-host`].sort())
+    await listener.close()
+    assert.deepEqual(readdirSync(spoolDir).sort(), [`${prefix}${process.pid}-running`, `helpdesk-smtp-elsewhere-${gone}-other-host`].sort())
   })
 
   it('takes an accepts() that answers with a promise, and answers 451 when it fails', async (t) => {

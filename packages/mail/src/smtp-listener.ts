@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { InboundMailService } from '@helpdesk/core'
 import { receiveRaw } from './parse-mail.js'
@@ -60,6 +60,37 @@ export const SMTP_LISTENER_DEFAULTS = {
 } as const
 
 type SmtpError = Error & { responseCode: number }
+
+/**
+ * A listener's spool directory is `helpdesk-smtp-<host>-<pid>-<random>`: on this host, the pid tells whether its
+ * owner still runs (the host name keeps apart containers that share a spool directory but not their process ids).
+ */
+// No dash in the host part, so that the one after it ends it.
+const spoolPrefix = (): string => `helpdesk-smtp-${hostname().replace(/[^A-Za-z0-9.]/g, '_')}-`
+
+/**
+ * Removes the spool directories of this host's listeners whose process is gone (killed, crashed: `close()` never
+ * ran), with the partial messages they held. Those of running processes, this one's other listeners included, stay.
+ */
+async function removeStaleSpools (base: string, onError: SmtpListenerOptions['onError']): Promise<void> {
+  const prefix = spoolPrefix()
+  for (const entry of await readdir(base).catch(() => [] as string[])) {
+    if (!entry.startsWith(prefix)) continue
+    const pid = /^(\d+)-/.exec(entry.slice(prefix.length))?.[1]
+    if (pid === undefined || running(Number(pid))) continue
+    await rm(join(base, entry), { recursive: true, force: true }).catch((error: unknown) => onError?.(error))
+  }
+}
+
+function running (pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
 
 function smtpError (responseCode: number, message: string): SmtpError {
   return Object.assign(new Error(message), { responseCode })
@@ -278,7 +309,9 @@ export async function startSmtpListener (options: SmtpListenerOptions): Promise<
   })
   server.on('error', (error) => options.onError?.(error))
   // Made once the server could be built (a bad certificate throws above); used by onData only after listen().
-  const spool = await mkdtemp(join(options.spoolDir ?? tmpdir(), 'helpdesk-smtp-'))
+  const spoolBase = options.spoolDir ?? tmpdir()
+  await removeStaleSpools(spoolBase, options.onError)
+  const spool = await mkdtemp(join(spoolBase, `${spoolPrefix()}${process.pid}-`))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => { server.off('error', reject); resolve() })
