@@ -49,6 +49,16 @@ export interface MailFileOptions {
   rateLimitPerHour?: number
   /** `helpdesk serve` listens for SMTP on this port. */
   smtpPort?: number
+  /** The SMTP listener's limits (each defaults to the listener's own, docs/mail.md). */
+  smtpMaxBytes?: number
+  smtpMaxBufferedBytes?: number
+  smtpMaxClients?: number
+  smtpMaxClientsPerIp?: number
+  smtpIdleTimeoutMs?: number
+  smtpDataTimeoutMs?: number
+  /** PEM files of the listener's private key and certificate chain: STARTTLS is offered with both. */
+  smtpTlsKey?: string
+  smtpTlsCert?: string
   /** `helpdesk serve` polls this mailbox: `imaps://user:pass@host:993/INBOX`. */
   imapUrl?: string
   /** Stored mail is moved to this mailbox (otherwise flagged \Seen). */
@@ -98,6 +108,9 @@ export function checked<T> (name: string, value: T, check: Check): T {
   if (wanted !== null) throw new CliError(`${name} must be ${wanted}, got "${String(value)}"`)
   return value
 }
+
+/** Upper bounds of the SMTP listener's settings: a 1 GiB message, 100000 connections, the longest timer Node keeps (about 24.8 days). */
+export const SMTP_LIMITS = { bytes: 2 ** 30, clients: 100_000, ms: 2 ** 31 - 1 } as const
 
 const isInteger = (min: number, max: number): Check => (value) =>
   Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? null : `an integer from ${min} to ${max}`
@@ -181,6 +194,14 @@ const mailKeys: Record<keyof MailFileOptions, Check> = {
   maxAttachmentBytes: isInteger(0, 2 ** 31),
   rateLimitPerHour: isInteger(1, 1_000_000),
   smtpPort: isInteger(0, 65535),
+  smtpMaxBytes: isInteger(1, SMTP_LIMITS.bytes),
+  smtpMaxBufferedBytes: isInteger(1, Number.MAX_SAFE_INTEGER),
+  smtpMaxClients: isInteger(1, SMTP_LIMITS.clients),
+  smtpMaxClientsPerIp: isInteger(1, SMTP_LIMITS.clients),
+  smtpIdleTimeoutMs: isInteger(1, SMTP_LIMITS.ms),
+  smtpDataTimeoutMs: isInteger(1, SMTP_LIMITS.ms),
+  smtpTlsKey: isString,
+  smtpTlsCert: isString,
   imapUrl: (value) => typeof value === 'string' && /^imaps?:\/\//.test(value) ? null : 'an imap:// or imaps:// URL',
   imapMoveTo: isString
 }

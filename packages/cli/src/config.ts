@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { DEFAULT_UPLOAD_QUOTA, type SessionOptions, type UploadQuota } from '@helpdesk/core'
 import type { HelpdeskMailOptions, HelpdeskPluginCommonOptions, HelpdeskServiceOptions, RateLimitOptions } from '@helpdesk/fastify'
-import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, isWebUrl, readConfigFile, type HelpdeskConfigFile, type LogLevel, type RateLimitFileOptions } from './config-file.js'
+import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, isWebUrl, readConfigFile, SMTP_LIMITS, type HelpdeskConfigFile, type LogLevel, type MailFileOptions, type RateLimitFileOptions } from './config-file.js'
 
 export { CliError, readConfigFile, type HelpdeskConfigFile } from './config-file.js'
 
@@ -44,10 +44,24 @@ export interface HelpdeskConfig {
   plugin: ConfiguredPluginOptions
   /** `helpdesk serve` listens for inbound mail over SMTP here (--smtp-port, HELPDESK_SMTP_PORT, `mail.smtpPort`); null: no listener. */
   smtpPort: number | null
+  /** The SMTP listener's limits and certificate (HELPDESK_SMTP_*, `mail.smtp*`); what is not set keeps the listener's default. */
+  smtp: SmtpListenerSettings
   /** `helpdesk serve` polls this IMAP mailbox for inbound mail (HELPDESK_IMAP_URL, `mail.imapUrl`); null: no poller. */
   imap: { url: string, moveTo?: string } | null
   /** Where the settings came from, for `helpdesk doctor`. */
   configFile: string | null
+}
+
+/** What the configuration sets of the SMTP listener's options (`SmtpListenerOptions` of `@helpdesk/mail`). */
+export interface SmtpListenerSettings {
+  maxBytes?: number
+  maxBufferedBytes?: number
+  maxClients?: number
+  maxClientsPerIp?: number
+  idleTimeoutMs?: number
+  dataTimeoutMs?: number
+  /** Absolute paths of the PEM private key and certificate chain, read when the listener starts: STARTTLS is offered with them. */
+  tls?: { keyFile: string, certFile: string }
 }
 
 /** @deprecated The former name of `HelpdeskConfig`. */
@@ -159,7 +173,10 @@ function inboundOf (value: string): Record<string, number> {
 
 /** The environment over the file's `mail`; undefined when neither sets a sender. */
 function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string): HelpdeskMailOptions | undefined {
-  const { smtpPort: _port, imapUrl: _imap, imapMoveTo: _moveTo, ...fromFile } = file.mail ?? {}
+  const {
+    smtpPort: _port, imapUrl: _imap, imapMoveTo: _moveTo, smtpMaxBytes: _maxBytes, smtpMaxBufferedBytes: _buffered, smtpMaxClients: _clients,
+    smtpMaxClientsPerIp: _perIp, smtpIdleTimeoutMs: _idle, smtpDataTimeoutMs: _data, smtpTlsKey: _key, smtpTlsCert: _cert, ...fromFile
+  } = file.mail ?? {}
   const smtpUrl = env.HELPDESK_SMTP_URL ?? fromFile.smtpUrl
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) throw new CliError('HELPDESK_SMTP_URL must be an smtp:// or smtps:// URL')
   const from = env.HELPDESK_MAIL_FROM ?? fromFile.from
@@ -189,6 +206,31 @@ function mailOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string):
     ...(templatesDir !== undefined ? { templatesDir: resolve(cwd, templatesDir) } : {}),
     ...(inboundSecret !== undefined ? { inboundSecret } : {})
   }
+}
+
+/** HELPDESK_SMTP_* over the file's `mail.smtp*` (the listener's limits and certificate); unset ones are left out. */
+function smtpListenerOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile, cwd: string): SmtpListenerSettings {
+  const settings: SmtpListenerSettings = {}
+  // [option, its variable's name and value (read as env.NAME, so the docs test sees it), its key under `mail`, largest value]
+  const limits: Array<[keyof Omit<SmtpListenerSettings, 'tls'>, string, string | undefined, keyof MailFileOptions, number]> = [
+    ['maxBytes', 'HELPDESK_SMTP_MAX_BYTES', env.HELPDESK_SMTP_MAX_BYTES, 'smtpMaxBytes', SMTP_LIMITS.bytes],
+    ['maxBufferedBytes', 'HELPDESK_SMTP_MAX_BUFFERED_BYTES', env.HELPDESK_SMTP_MAX_BUFFERED_BYTES, 'smtpMaxBufferedBytes', Number.MAX_SAFE_INTEGER],
+    ['maxClients', 'HELPDESK_SMTP_MAX_CLIENTS', env.HELPDESK_SMTP_MAX_CLIENTS, 'smtpMaxClients', SMTP_LIMITS.clients],
+    ['maxClientsPerIp', 'HELPDESK_SMTP_MAX_CLIENTS_PER_IP', env.HELPDESK_SMTP_MAX_CLIENTS_PER_IP, 'smtpMaxClientsPerIp', SMTP_LIMITS.clients],
+    ['idleTimeoutMs', 'HELPDESK_SMTP_IDLE_TIMEOUT_MS', env.HELPDESK_SMTP_IDLE_TIMEOUT_MS, 'smtpIdleTimeoutMs', SMTP_LIMITS.ms],
+    ['dataTimeoutMs', 'HELPDESK_SMTP_DATA_TIMEOUT_MS', env.HELPDESK_SMTP_DATA_TIMEOUT_MS, 'smtpDataTimeoutMs', SMTP_LIMITS.ms]
+  ]
+  for (const [option, variable, value, key, max] of limits) {
+    if (value !== undefined) settings[option] = integer(variable, value, 1, max)
+    else if (file.mail?.[key] !== undefined) settings[option] = file.mail[key] as number
+  }
+  const keyFile = env.HELPDESK_SMTP_TLS_KEY ?? file.mail?.smtpTlsKey
+  const certFile = env.HELPDESK_SMTP_TLS_CERT ?? file.mail?.smtpTlsCert
+  if ((keyFile === undefined) !== (certFile === undefined)) {
+    throw new CliError('STARTTLS needs both a key and a certificate: set HELPDESK_SMTP_TLS_KEY and HELPDESK_SMTP_TLS_CERT (or mail.smtpTlsKey and mail.smtpTlsCert)')
+  }
+  if (keyFile !== undefined && certFile !== undefined) settings.tls = { keyFile: resolve(cwd, keyFile), certFile: resolve(cwd, certFile) }
+  return settings
 }
 
 function imapOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): HelpdeskConfig['imap'] {
@@ -237,6 +279,7 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       ...(mail !== undefined ? { mail } : {})
     },
     smtpPort: smtpPort !== undefined ? integer(smtpPortName, smtpPort, 0, 65535) : null,
+    smtp: smtpListenerOf(env, config, cwd),
     imap: imapOf(env, config),
     configFile: file
   }

@@ -1,12 +1,17 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import nodemailer from 'nodemailer'
 import { SMTPServer } from 'smtp-server'
+import { eventually } from '@helpdesk/core/testing'
 import { createKnexStore, testDialects } from '@helpdesk/store-knex'
-import { loadConfig } from '../src/config.js'
+import { CliError, loadConfig } from '../src/config.js'
 import { mailTest } from '../src/commands/mail-test.js'
 import { rotateReplyKey } from '../src/commands/mail-rotate-reply-key.js'
 import { serve } from '../src/commands/serve.js'
+import { selfSignedCertificate, SmtpSession } from '../../fastify/test/smtp-session.js'
 import { captureIo, testDatabase } from './in-process.js'
 
 
@@ -86,6 +91,34 @@ describe('mail on the command line', () => {
     assert.ok(![...io.stdout, ...json.stdout].some((line) => line.includes(keys[0]?.secret ?? '-')), 'the secret is never printed')
   })
 
+  it('reads the SMTP listener\'s limits and certificate from the environment over the config file', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'helpdesk-smtp-config-'))
+    t.after(() => { rmSync(dir, { recursive: true, force: true }) })
+    writeFileSync(join(dir, 'helpdesk.config.json'), JSON.stringify({
+      mail: { from: 'support@example.com', smtpPort: 2525, smtpMaxBytes: 1000, smtpMaxClients: 5, smtpIdleTimeoutMs: 60000, smtpTlsKey: 'tls/key.pem', smtpTlsCert: 'tls/cert.pem' }
+    }))
+    const fromFile = loadConfig({}, {}, dir)
+    assert.deepEqual(fromFile.smtp, {
+      maxBytes: 1000, maxClients: 5, idleTimeoutMs: 60000, tls: { keyFile: join(dir, 'tls/key.pem'), certFile: join(dir, 'tls/cert.pem') }
+    })
+    // The listener's settings are not the plugin's mail options.
+    assert.deepEqual(fromFile.plugin.mail, { from: 'support@example.com' })
+    const fromEnv = loadConfig({}, {
+      HELPDESK_SMTP_MAX_BYTES: '2000', HELPDESK_SMTP_MAX_BUFFERED_BYTES: '8000', HELPDESK_SMTP_MAX_CLIENTS: '50', HELPDESK_SMTP_MAX_CLIENTS_PER_IP: '3',
+      HELPDESK_SMTP_IDLE_TIMEOUT_MS: '1000', HELPDESK_SMTP_DATA_TIMEOUT_MS: '9000', HELPDESK_SMTP_TLS_KEY: '/etc/k.pem', HELPDESK_SMTP_TLS_CERT: '/etc/c.pem'
+    }, dir)
+    assert.deepEqual(fromEnv.smtp, {
+      maxBytes: 2000, maxBufferedBytes: 8000, maxClients: 50, maxClientsPerIp: 3, idleTimeoutMs: 1000, dataTimeoutMs: 9000, tls: { keyFile: '/etc/k.pem', certFile: '/etc/c.pem' }
+    })
+    // Unset: the listener's defaults (SMTP_LISTENER_DEFAULTS).
+    assert.deepEqual(loadConfig({}, {}, '/nonexistent').smtp, {})
+    assert.throws(() => loadConfig({}, { HELPDESK_SMTP_MAX_CLIENTS_PER_IP: '0' }, '/nonexistent'), /HELPDESK_SMTP_MAX_CLIENTS_PER_IP must be an integer from 1 to 100000, got "0"/)
+    assert.throws(() => loadConfig({}, { HELPDESK_SMTP_DATA_TIMEOUT_MS: '9999999999' }, '/nonexistent'), /HELPDESK_SMTP_DATA_TIMEOUT_MS must be an integer from 1 to 2147483647/)
+    assert.throws(() => loadConfig({}, { HELPDESK_SMTP_TLS_CERT: '/etc/c.pem' }, '/nonexistent'), /needs both a key and a certificate/)
+    writeFileSync(join(dir, 'helpdesk.config.json'), JSON.stringify({ mail: { smtpMaxBytes: 0 } }))
+    assert.throws(() => loadConfig({}, {}, dir), /"mail" must be an object whose "smtpMaxBytes" is an integer from 1 to 1073741824/)
+  })
+
   it('mail:test sends through the SMTP server and reports its answer, or its refusal', async (t) => {
     const server = await smtpServer(t)
     const env = { HELPDESK_SMTP_URL: `smtp://127.0.0.1:${server.port}`, HELPDESK_MAIL_FROM: 'Support <support@example.com>' }
@@ -131,5 +164,43 @@ describe('mail on the command line', () => {
     const inbound = await check.mail.list({ direction: 'in', limit: 10, offset: 0 })
     assert.equal(inbound.items[0]?.status, 'processed')
     assert.equal((await check.tickets.findById(inbound.items[0]?.ticket_id ?? 0))?.title, 'Through serve')
+  })
+
+  it('serve offers STARTTLS with the configured certificate, applies the configured limits, and names a certificate it cannot read', async (t) => {
+    const db = await testDatabase(t, dialect)
+    const saved = { ...process.env }
+    t.after(() => { process.env = saved })
+    const { keyFile, certFile } = selfSignedCertificate(t)
+    Object.assign(process.env, {
+      HELPDESK_QUIET: '1', HELPDESK_MAIL_FROM: 'support@desk.test', HELPDESK_MAIL_INBOUND: 'support@desk.test=1',
+      HELPDESK_SMTP_TLS_KEY: keyFile, HELPDESK_SMTP_TLS_CERT: certFile, HELPDESK_SMTP_MAX_BYTES: '5000', HELPDESK_SMTP_MAX_CLIENTS_PER_IP: '1'
+    })
+    const server = await serve({ database: db.url, port: '0', host: '127.0.0.1', smtpPort: '0', json: true }, captureIo())
+    t.after(async () => { await server.close() })
+    const port = Number(server.summary.smtp?.split(':')[1])
+    const { session } = await SmtpSession.open(port)
+    t.after(() => { session.close() })
+    const ehlo = await session.command('EHLO client.test')
+    assert.match(ehlo.text, /^STARTTLS$/m)
+    assert.match(ehlo.text, /^SIZE 5000$/m)
+    const second = await SmtpSession.open(port)
+    t.after(() => { second.session.close() })
+    assert.equal(second.greeting.code, 421)
+    session.close()
+    await session.closed
+
+    const client = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, requireTLS: true, tls: { rejectUnauthorized: false } })
+    t.after(() => { client.close() })
+    // Once the server has counted the closed session out, the one slot of 127.0.0.1 is free again.
+    const info = await eventually('mail over STARTTLS', async () =>
+      await client.sendMail({ from: 'kim@customers.test', to: 'support@desk.test', subject: 'Over TLS', text: 'Hi.' }).catch(() => undefined))
+    assert.match(info.response, /^250/)
+
+    process.env.HELPDESK_SMTP_TLS_CERT = join(tmpdir(), 'no-such-dir', 'cert.pem')
+    await assert.rejects(serve({ database: db.url, port: '0', host: '127.0.0.1', smtpPort: '0', json: true }, captureIo()),
+      /cannot read the SMTP listener's TLS certificate .*no-such-dir\/cert\.pem: ENOENT/)
+    process.env.HELPDESK_SMTP_TLS_CERT = keyFile
+    await assert.rejects(serve({ database: db.url, port: '0', host: '127.0.0.1', smtpPort: '0', json: true }, captureIo()),
+      (error: Error) => error instanceof CliError && /TLS key .*key\.pem and certificate .*key\.pem cannot be used/.test(error.message))
   })
 })

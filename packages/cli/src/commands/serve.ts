@@ -50,12 +50,18 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
     app = await buildServer(config, helpdesk, { workers: options.workers !== false })
     address = await app.listen({ host: config.host, port: config.port })
     if (mail !== null && config.smtpPort !== null) {
-      listener = await mail.startSmtpListener({
+      const { tls: tlsFiles, ...limits } = config.smtp
+      const start = async (port: number): Promise<SmtpListener> => await mail.startSmtpListener({
         inbound: helpdesk.mail.inbound,
-        port: config.smtpPort,
+        port,
         host: config.host,
+        ...limits,
+        ...(tlsFiles !== undefined ? { tls: await readTlsFiles(tlsFiles) } : {}),
+        // Sessions in progress at SIGTERM get the same grace as HTTP requests.
+        closeTimeoutMs: Math.max(graceMs, 1),
         onError: (error) => { app.log.error({ err: error }, 'inbound mail') }
-      }).catch(async (error: unknown) => { await app.close(); throw error })
+      })
+      listener = await start(config.smtpPort).catch(async (error: unknown) => { await app.close(); throw error })
     }
     if (mail !== null && config.imap !== null) {
       poller = await mail.startImapPoller({
@@ -125,6 +131,21 @@ export function publicUrlWarning (config: Pick<HelpdeskConfig, 'trustProxy' | 'w
   if (!config.trustProxy || !config.web || config.webUrl !== null) return null
   return 'Warning: trustProxy is on but no public URL is set: the knowledge base has no canonical links and /sitemap.xml answers 404. ' +
     'Set HELPDESK_WEB_URL (or "webUrl" in the config file) to the address readers use, e.g. https://help.example.com.'
+}
+
+/** The SMTP listener's PEM key and certificate; files that cannot be read or used stop the start with one line naming them. */
+async function readTlsFiles (files: { keyFile: string, certFile: string }): Promise<{ key: Buffer, cert: Buffer }> {
+  const [{ readFile }, { createSecureContext }, { CliError }] = await Promise.all([import('node:fs/promises'), import('node:tls'), import('../config.js')])
+  const read = async (path: string, what: string): Promise<Buffer> => await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(`cannot read the SMTP listener's TLS ${what} ${path}: ${error.code ?? error.message}`)
+  })
+  const pair = { key: await read(files.keyFile, 'key'), cert: await read(files.certFile, 'certificate') }
+  try {
+    createSecureContext(pair)
+  } catch (error) {
+    throw new CliError(`the SMTP listener's TLS key ${files.keyFile} and certificate ${files.certFile} cannot be used: ${(error as Error).message}`)
+  }
+  return pair
 }
 
 /** On a database without any staff, creates admin@example.com with a random password. */
