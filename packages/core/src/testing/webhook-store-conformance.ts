@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { parseListQuery } from '../list/list-query.js'
 import type { Store } from '../store.js'
+import { webhookDeliveryList } from '../webhooks/webhook.js'
 import type { NewWebhookEndpoint } from '../webhooks/webhook-store.js'
 import { assertDistinct, type WithStore } from './conformance-support.js'
 
@@ -97,34 +99,37 @@ export function webhookStoreConformance (withStore: WithStore): void {
 
         clock.advance(2000)
         await store.webhooks.updateDelivery(ids[0]!, { body: '{"id":1}' })
-        await store.webhooks.updateDelivery(ids[0]!, { status: 'failed', attempts: 1, response_status: 500, duration_ms: 120, error: 'HTTP 500', next_attempt_at: clock.at(60_000) })
+        await store.webhooks.recordAttempts([{ delivery_id: ids[0]!, status: 'failed', response_status: 500, duration_ms: 120, error: 'HTTP 500', next_attempt_at: clock.at(60_000) }])
         assert.deepEqual(await store.webhooks.findDelivery(ids[0]!), {
           ...first, status: 'failed', attempts: 1, response_status: 500, duration_ms: 120, error: 'HTTP 500', next_attempt_at: clock.at(60_000), updated_at: clock.at()
         })
         assert.equal(await store.webhooks.bodyOf(ids[0]!), '{"id":1}', 'the stored body stays')
+        await store.webhooks.updateDelivery(ids[0]!, { status: 'pending', error: null })
+        assert.equal((await store.webhooks.findDelivery(ids[0]!))?.attempts, 1, 'a patch that is not an attempt leaves the attempts as they are')
       })
     })
 
-    it('deliveryWork: the delivery with its endpoint, secrets and body; null once the delivery or its endpoint is gone', async () => {
+    it('deliveryWork: the deliveries with their endpoint, secrets and body, in input order; those gone (or whose endpoint is) left out', async () => {
       await withStore(async ({ store }) => {
         const hook = await store.webhooks.create(endpoint({ secret: 'whsec_work' }))
         const [event] = await events(store, 1)
         const [id] = await store.webhooks.createDeliveries([{ endpoint_id: hook.id, event_id: event!, event_type: 'Tickets.TicketCreated', body: '{"a":1}' }])
-        const work = await store.webhooks.deliveryWork(id!)
-        assert.deepEqual(work, {
+        const work = await store.webhooks.deliveryWork([id!, 987654])
+        assert.deepEqual(work, [{
           delivery: await store.webhooks.findDelivery(id!),
           endpoint: await store.webhooks.findById(hook.id),
           secrets: { current: 'whsec_work', previous: null, previous_expires_at: null },
           body: '{"a":1}'
-        })
-        assert.equal(await store.webhooks.deliveryWork(987654), null)
+        }])
+        assert.deepEqual(await store.webhooks.deliveryWork([987654]), [])
+        assert.deepEqual(await store.webhooks.deliveryWork([]), [])
         assert.equal(await store.webhooks.delete(hook.id), true)
-        assert.equal(await store.webhooks.deliveryWork(id!), null, 'the endpoint is gone')
+        assert.deepEqual(await store.webhooks.deliveryWork([id!]), [], 'the endpoint is gone')
         assert.equal(await store.webhooks.findDelivery(id!), null, 'deleting an endpoint deletes its deliveries')
       })
     })
 
-    it('listDeliveries: one endpoint\'s, newest first, by status, at most `limit`', async () => {
+    it('listDeliveries: one endpoint\'s, newest first, filtered by status, one page with the total', async () => {
       await withStore(async ({ store }) => {
         const hook = await store.webhooks.create(endpoint({}))
         const other = await store.webhooks.create(endpoint({}))
@@ -132,11 +137,18 @@ export function webhookStoreConformance (withStore: WithStore): void {
         const delivery = (endpointId: number) => ({ endpoint_id: endpointId, event_id: event!, event_type: 'Tickets.TicketCreated' })
         const ids = await store.webhooks.createDeliveries([delivery(hook.id), delivery(other.id), delivery(hook.id), delivery(hook.id)])
         await store.webhooks.updateDelivery(ids[2]!, { status: 'succeeded' })
-        assert.deepEqual((await store.webhooks.listDeliveries(hook.id, { limit: 10 })).map((d) => d.id), [ids[3], ids[2], ids[0]])
-        assert.deepEqual((await store.webhooks.listDeliveries(hook.id, { limit: 2 })).map((d) => d.id), [ids[3], ids[2]])
-        assert.deepEqual((await store.webhooks.listDeliveries(hook.id, { status: 'pending', limit: 10 })).map((d) => d.id), [ids[3], ids[0]])
-        assert.deepEqual((await store.webhooks.listDeliveries(other.id, { limit: 10 })).map((d) => d.id), [ids[1]])
-        assert.deepEqual(await store.webhooks.listDeliveries(987654, { limit: 10 }), [])
+        const page = async (endpointId: number, perPage: number, exact: Record<string, string[]> = {}, pageNumber = 1) =>
+          await store.webhooks.listDeliveries(endpointId, { ...parseListQuery(webhookDeliveryList, {}), exact, perPage, page: pageNumber })
+        const ids2 = (p: { items: Array<{ id: number }> }) => p.items.map((d) => d.id)
+        const all = await page(hook.id, 10)
+        assert.deepEqual(ids2(all), [ids[3], ids[2], ids[0]])
+        assert.equal(all.total, 3)
+        const first = await page(hook.id, 2)
+        assert.deepEqual([ids2(first), first.total], [[ids[3], ids[2]], 3])
+        assert.deepEqual(ids2(await page(hook.id, 2, {}, 2)), [ids[0]])
+        assert.deepEqual(ids2(await page(hook.id, 10, { status: ['pending'] })), [ids[3], ids[0]])
+        assert.deepEqual(ids2(await page(other.id, 10)), [ids[1]])
+        assert.deepEqual(ids2(await page(987654, 10)), [])
       })
     })
 
