@@ -80,6 +80,9 @@ const isStaff = (cell: Cell): boolean => ['agent', 'privileged', 'admin'].includ
 // Columns:                  anon owner other agent priv admin
 const EVERYONE: Expectation = [200, 200, 200, 200, 200, 200]
 const SIGNED_IN: Expectation = [401, 200, 200, 200, 200, 200]
+const ACCEPTED: Expectation = [202, 202, 202, 202, 202, 202]
+const BAD_TOKEN: Expectation = [422, 422, 422, 422, 422, 422]
+const SIGNED_IN_REFUSED: Expectation = [401, 422, 422, 422, 422, 422]
 const SIGNED_IN_CREATES: Expectation = [401, 201, 201, 201, 201, 201]
 const ADMIN_ONLY: Expectation = [401, 403, 403, 403, 403, 200]
 const PERMITTED: Expectation = [401, 403, 403, 403, 200, 200]
@@ -124,6 +127,27 @@ export const accessTable: AccessRow[] = [
   row('GET /auth/sessions', 'category', SIGNED_IN, () => ({ url: '/auth/sessions' })),
   row('DELETE /auth/sessions', 'category', SIGNED_IN, () => ({ url: '/auth/sessions' })),
   row('DELETE /auth/sessions/:id', 'category', OWNER_ONLY, async ({ w }) => ({ url: `/auth/sessions/${(await w.fresh.session(w.owner)).id}` })),
+  // Getting in without a password (docs/sign-in.md): anyone may ask; the answer never says whether the address is known.
+  row('POST /auth/password/forgot', 'category', ACCEPTED, ({ w, person }) => ({ url: '/auth/password/forgot', payload: { email: (person ?? w.owner).user.email } })),
+  row('POST /auth/magic-link', 'category', ACCEPTED, ({ w, person }) => ({ url: '/auth/magic-link', payload: { email: (person ?? w.owner).user.email } })),
+  // Links and challenges: a made-up token is a 422 on `token` (or `challenge`) for everyone; who calls changes nothing.
+  row('POST /auth/password/reset', 'category', BAD_TOKEN, () => ({ url: '/auth/password/reset', payload: { token: 'hd_made-up', password: 'new-password' } })),
+  row('POST /auth/magic-link/session', 'category', BAD_TOKEN, () => ({ url: '/auth/magic-link/session', payload: { token: 'hd_made-up' } })),
+  row('POST /auth/email/verify', 'category', BAD_TOKEN, () => ({ url: '/auth/email/verify', payload: { token: 'hd_made-up' } })),
+  row('POST /auth/two-factor/enrolment-challenge', 'category', BAD_TOKEN, () => ({ url: '/auth/two-factor/enrolment-challenge', payload: { challenge: 'hd_made-up' } })),
+  row('POST /auth/session/two-factor', 'category', BAD_TOKEN, () => ({ url: '/auth/session/two-factor', payload: { challenge: 'hd_made-up', code: '123456' } })),
+  row('POST /auth/login/two-factor', 'category', BAD_TOKEN, () => ({ url: '/auth/login/two-factor', payload: { challenge: 'hd_made-up', code: '123456' } })),
+  // Your own address and second factor: signed in; everyone here is confirmed and without two-factor, hence the 422s.
+  row('POST /auth/email/verification', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/email/verification' })),
+  row('GET /auth/two-factor', 'category', SIGNED_IN, () => ({ url: '/auth/two-factor' })),
+  row('POST /auth/two-factor/enrolment', 'category', SIGNED_IN, () => ({ url: '/auth/two-factor/enrolment' })),
+  row('POST /auth/two-factor/confirmation', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor/confirmation', payload: { code: 'not-a-code' } })),
+  row('POST /auth/two-factor/recovery-codes', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor/recovery-codes', payload: { code: '123456' } })),
+  row('DELETE /auth/two-factor', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor', payload: { code: '123456' } })),
+  row('DELETE /auth/two-factor/users/:userId', 'category', ADMIN_ONLY, ({ w }) => ({ url: `/auth/two-factor/users/${w.owner.user.id}` })),
+  // Administrator settings (database-kept: every instance reads the same).
+  row('GET /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings' })),
+  row('PATCH /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings', payload: { 'auth.sso_only_staff': false } })),
 
   // Customers: administrators and agents with manage_customers; the owner is the customer the row reads.
   row('GET /customers', 'manage_customers', PERMITTED, () => ({ url: '/customers' })),
