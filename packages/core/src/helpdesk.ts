@@ -37,6 +37,7 @@ import { createSecretBox } from './auth/secret-box.js'
 import { resolveSignInOptions, type SignInOptions } from './auth/sign-in-options.js'
 import { SignInService } from './auth/sign-in-service.js'
 import { TwoFactorService } from './auth/two-factor.js'
+import { SsoService } from './auth/sso/sso-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -102,6 +103,8 @@ export interface Helpdesk {
   readonly twoFactor: TwoFactorService
   /** Signing in step by step (password or magic link, then a second factor when needed). */
   readonly signIn: SignInService
+  /** Single sign-on with OpenID Connect: providers (administrators), sign-ins, sessions' re-checks. */
+  readonly sso: SsoService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -155,6 +158,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     account,
     twoFactor,
     signIn,
+    sso: new SsoService(context, auth, secrets, signInOptions, signInOptions.publicUrl ?? options.mail?.publicUrl, options.mail?.consoleUrl),
     customers: new CustomerService(context),
     agents: new AgentService(context),
     categories: new CategoryService(context),

@@ -16,6 +16,7 @@ import type { UserRepository } from './users/user-store.js'
 import type { SettingsRepository } from './settings/settings.js'
 import type { AccountTokenRepository } from './auth/account-token-store.js'
 import type { TwoFactorRepository } from './auth/two-factor-store.js'
+import type { SsoRepository } from './auth/sso/sso-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -78,6 +79,8 @@ export interface Repositories {
   accountTokens: AccountTokenRepository
   /** Two-factor authentication records and recovery codes. */
   twoFactor: TwoFactorRepository
+  /** Single sign-on: providers, identities, sign-ins under way, sessions' re-checks. */
+  sso: SsoRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

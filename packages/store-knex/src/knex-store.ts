@@ -26,6 +26,7 @@ import { JobSignal } from './repositories/job-signal.js'
 import { createSettingsRepository } from './repositories/settings-repository.js'
 import { createAccountTokenRepository } from './repositories/account-token-repository.js'
 import { createTwoFactorRepository } from './repositories/two-factor-repository.js'
+import { createSsoRepository } from './repositories/sso-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -92,7 +93,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   webhooks: createWebhookRepository,
   settings: createSettingsRepository,
   accountTokens: createAccountTokenRepository,
-  twoFactor: createTwoFactorRepository
+  twoFactor: createTwoFactorRepository,
+  sso: createSsoRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

@@ -26,6 +26,8 @@ export interface SignInOptions {
    * access at their first request after this at the latest. Default 15.
    */
   ssoRecheckMinutes?: number
+  /** The API's public base URL (e.g. `https://help.example.com/api/v1`): SSO callback URLs are under it. Default `mail.publicUrl`. */
+  publicUrl?: string
 }
 
 export interface ResolvedSignInOptions {
@@ -36,6 +38,7 @@ export interface ResolvedSignInOptions {
   secretKey: string | undefined
   issuer: string
   ssoRecheckMs: number
+  publicUrl: string | undefined
 }
 
 const MINUTE = 60_000
@@ -53,6 +56,7 @@ export function resolveSignInOptions (options: SignInOptions = {}): ResolvedSign
     secondFactorMs: positive('secondFactorMinutes', options.secondFactorMinutes, 10) * MINUTE,
     secretKey: options.secretKey,
     issuer: options.issuer ?? 'Help desk',
-    ssoRecheckMs: positive('ssoRecheckMinutes', options.ssoRecheckMinutes, 15) * MINUTE
+    ssoRecheckMs: positive('ssoRecheckMinutes', options.ssoRecheckMinutes, 15) * MINUTE,
+    publicUrl: options.publicUrl
   }
 }

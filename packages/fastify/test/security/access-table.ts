@@ -43,6 +43,16 @@ async function heldMail (w: AccessWorld): Promise<number> {
   return id
 }
 
+/** A fresh single-sign-on provider (nothing is fetched from its issuer until someone signs in). */
+async function ssoProvider (w: AccessWorld): Promise<number> {
+  const slug = `m${w.fresh.email().replace(/\W/g, '').slice(0, 40).toLowerCase()}`
+  const created = await w.h.store.sso.createProvider({
+    slug, name: 'Matrix', issuer: 'https://sso.example.com', client_id: 'helpdesk', client_secret: null, scopes: 'openid', enabled: true,
+    staff: true, customers: false, create_users: false, link_by_email: false, mapping: { claim: null, admin: [], agent: [], permissions: {}, categories: {} }
+  })
+  return created.id
+}
+
 function row (route: string, privileged: Privilege, expect: Expectation, request: AccessRow['request'], check?: AccessRow['check']): AccessRow {
   return { route, privileged, expect, request, ...(check !== undefined ? { check } : {}) }
 }
@@ -83,6 +93,8 @@ const SIGNED_IN: Expectation = [401, 200, 200, 200, 200, 200]
 const ACCEPTED: Expectation = [202, 202, 202, 202, 202, 202]
 const BAD_TOKEN: Expectation = [422, 422, 422, 422, 422, 422]
 const SIGNED_IN_REFUSED: Expectation = [401, 422, 422, 422, 422, 422]
+const NOT_FOUND: Expectation = [404, 404, 404, 404, 404, 404]
+const ADMIN_CREATES: Expectation = [401, 403, 403, 403, 403, 201]
 const SIGNED_IN_CREATES: Expectation = [401, 201, 201, 201, 201, 201]
 const ADMIN_ONLY: Expectation = [401, 403, 403, 403, 403, 200]
 const PERMITTED: Expectation = [401, 403, 403, 403, 200, 200]
@@ -145,6 +157,17 @@ export const accessTable: AccessRow[] = [
   row('POST /auth/two-factor/recovery-codes', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor/recovery-codes', payload: { code: '123456' } })),
   row('DELETE /auth/two-factor', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor', payload: { code: '123456' } })),
   row('DELETE /auth/two-factor/users/:userId', 'category', ADMIN_ONLY, ({ w }) => ({ url: `/auth/two-factor/users/${w.owner.user.id}` })),
+  // Single sign-on: the buttons are public; the flow's redirects answer 404 for an unknown provider; providers are administrators'.
+  row('GET /auth/sso/providers', 'category', EVERYONE, () => ({ url: '/auth/sso/providers' })),
+  row('GET /auth/sso/:slug/start', 'category', NOT_FOUND, () => ({ url: '/auth/sso/nowhere/start' })),
+  row('GET /auth/sso/:slug/callback', 'category', NOT_FOUND, () => ({ url: '/auth/sso/nowhere/callback?code=x&state=y' })),
+  row('GET /sso/providers', 'category', ADMIN_ONLY, () => ({ url: '/sso/providers' })),
+  row('POST /sso/providers', 'category', ADMIN_CREATES, ({ w }) => ({
+    url: '/sso/providers', payload: { slug: `p${w.fresh.email().replace(/\W/g, '').slice(0, 40).toLowerCase()}`, name: 'Matrix', issuer: 'https://sso.example.com', client_id: 'helpdesk' }
+  })),
+  row('GET /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}` })),
+  row('PATCH /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}`, payload: { enabled: false } })),
+  row('DELETE /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}` })),
   // Administrator settings (database-kept: every instance reads the same).
   row('GET /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings' })),
   row('PATCH /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings', payload: { 'auth.sso_only_staff': false } })),

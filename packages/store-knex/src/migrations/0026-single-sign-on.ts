@@ -6,7 +6,7 @@ import type { Knex } from 'knex'
  * has a secret key), the identities people sign in with (keyed on the
  * provider and its `sub`, never on an email), the sign-ins under way (state,
  * nonce and PKCE verifier, single use), and which sessions came from which
- * identity, with when the provider was last asked whether it still knows the
+ * identity (with the refresh token of that sign-in, sealed) and when the provider was last asked whether it still knows the
  * person (deprovisioning). Frozen DDL.
  */
 export async function up (knex: Knex): Promise<void> {
@@ -33,7 +33,6 @@ export async function up (knex: Knex): Promise<void> {
     t.string('sub', 255).notNullable()
     t.integer('user_id').unsigned().notNullable().references('id').inTable('users').onDelete('CASCADE')
     t.string('email', 255).nullable()
-    t.text('refresh_token').nullable()
     t.datetime('created_at', { useTz: false }).notNullable()
     t.datetime('last_sign_in_at', { useTz: false }).notNullable()
     t.unique(['provider_id', 'sub'])
@@ -50,6 +49,7 @@ export async function up (knex: Knex): Promise<void> {
   await knex.schema.createTable('sso_sessions', (t) => {
     t.integer('token_id').unsigned().primary().references('id').inTable('api_tokens').onDelete('CASCADE')
     t.integer('identity_id').unsigned().notNullable().references('id').inTable('sso_identities').onDelete('CASCADE')
+    t.text('refresh_token').nullable()
     t.datetime('checked_at', { useTz: false }).notNullable()
     t.index(['identity_id'])
   })
