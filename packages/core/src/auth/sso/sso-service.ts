@@ -23,8 +23,13 @@ const DISCOVERY_TTL_MS = 60 * 60_000
 const SESSION_CACHE_MAX = 10_000
 const DEFAULT_SCOPES = 'openid email profile'
 
-/** Why a single sign-on did not sign anyone in: a sentence for the person, and whether it is the provider's fault. */
-export class SsoError extends ForbiddenError {}
+/** Why a single sign-on did not sign anyone in: a 403 with a sentence for the person (not a code of its own: `isSsoRefusal`). */
+class SsoError extends ForbiddenError {}
+
+/** The sentence of a refused single sign-on (the callback redirects to the console with it), else null for any other error. */
+export function ssoRefusal (error: unknown): string | null {
+  return error instanceof SsoError ? error.message : null
+}
 
 /** A started sign-in: where to send the browser, and the state to bind to it (an HttpOnly cookie). */
 export interface SsoStart { url: string, state: string }

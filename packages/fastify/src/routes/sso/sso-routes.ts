@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { SsoError } from '@helpdesk/core'
+import { ssoRefusal } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { clientOf, setSessionCookie } from '../../http/session-cookie.js'
@@ -136,8 +136,9 @@ export function ssoRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {
       setSessionCookie(request, reply, result.token, Math.floor(helpdesk.auth.sessionLifetimeMs / 1000))
       return await reply.redirect(helpdesk.sso.consolePath(result.returnTo ?? '/'), 302)
     } catch (error) {
-      if (!(error instanceof SsoError)) throw error
-      return await redirectWithError(reply, helpdesk.sso.consolePath(`/login?sso_error=${encodeURIComponent(error.message)}`))
+      const refusal = ssoRefusal(error)
+      if (refusal === null) throw error
+      return await redirectWithError(reply, helpdesk.sso.consolePath(`/login?sso_error=${encodeURIComponent(refusal)}`))
     }
   })
 
