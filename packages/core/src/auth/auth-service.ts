@@ -20,8 +20,8 @@ export interface IssuedToken extends ApiToken { token: string }
 /** What a login answers: the session's token and its user. */
 export interface LoginResult { token: string, user: User, /** The session's token id. */ tokenId?: number }
 
-/** A verified token: its owner and id. */
-export interface VerifiedToken { user: User, tokenId: number }
+/** A verified token: its owner and id; `sso` when it is a session started through single sign-on (re-checked with its provider). */
+export interface VerifiedToken { user: User, tokenId: number, sso?: boolean }
 
 /** What a token's expiry is judged on, in milliseconds. */
 interface TokenTimes { session: boolean, createdAt: number, lastUsedAt: number | null }
@@ -51,6 +51,8 @@ export const PERSONAL_TOKEN_LIMIT = 100
 export const LOGIN_TOKEN_NAME = 'login'
 /** The name of the console's cookie sessions' tokens. */
 export const COOKIE_SESSION_TOKEN_NAME = 'session'
+/** The name of console cookie sessions started through single sign-on (the only sessions re-checked with a provider). */
+export const SSO_SESSION_TOKEN_NAME = 'sso'
 /**
  * Sessions (login tokens) a user keeps: a login never fails for holding too many, it revokes the
  * user's oldest sessions beyond this many instead.
@@ -152,7 +154,9 @@ export class AuthService {
     const found = await this.tokens.get(hash, async () => {
       const stored = await this.ctx.store.tokens.findUserByHash(hash)
       if (stored === null) return { value: null, revision: 0 }
-      const value = stored.user.status === UserStatus.Banned ? null : { user: stored.user, tokenId: stored.token.id, ...timesOf(stored.token) }
+      const value = stored.user.status === UserStatus.Banned
+        ? null
+        : { user: stored.user, tokenId: stored.token.id, sso: stored.token.session && stored.token.name === SSO_SESSION_TOKEN_NAME, ...timesOf(stored.token) }
       if (value === null || !this.alive(value, now)) return { value: null, revision: stored.authRevision }
       allowActorMemo(value.user)
       return { value, revision: stored.authRevision }
@@ -298,7 +302,7 @@ export class AuthService {
     const idleEnd = this.sessionIdleMs === 0 ? end : timeOf(lastUsed) + this.sessionIdleMs + LAST_USED_RESOLUTION_MS
     return {
       id: record.id,
-      type: record.name === COOKIE_SESSION_TOKEN_NAME ? 'cookie' : 'bearer',
+      type: record.name === COOKIE_SESSION_TOKEN_NAME || record.name === SSO_SESSION_TOKEN_NAME ? 'cookie' : 'bearer',
       created_at: record.created_at,
       last_used_at: lastUsed,
       expires_at: formatDateTime(new Date(Math.min(end, idleEnd))),

@@ -18,7 +18,7 @@ declare module 'fastify' {
      * The bearer token's owner and id, verified in `onRequest` before anything keys on the token
      * (rate limits); null without a bearer token or with an unknown, revoked or malformed one.
      */
-    verifiedToken: { user: User, tokenId: number } | null
+    verifiedToken: { user: User, tokenId: number, sso?: boolean } | null
   }
   interface FastifyContextConfig {
     auth?: RouteAuth
@@ -48,7 +48,8 @@ async function verifySessionCookie (helpdesk: Helpdesk, request: FastifyRequest)
   const token = sessionToken(request)
   if (token === null) return
   const found = await helpdesk.auth.authenticate(token)
-  if (found === null || !await helpdesk.sso.sessionAlive(found.tokenId)) return
+  // A session from single sign-on is re-checked with its provider now and then (docs/single-sign-on.md).
+  if (found === null || (found.sso === true && !await helpdesk.sso.sessionAlive(found.tokenId))) return
   request.verifiedToken = found
   request.sessionCookie = token
 }
@@ -70,8 +71,7 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
     const token = bearerToken(request)
     if (token !== null) {
       const found = await helpdesk.auth.authenticate(token)
-      // A session from single sign-on is re-checked with its provider now and then (docs/sign-in.md).
-      request.verifiedToken = found !== null && await helpdesk.sso.sessionAlive(found.tokenId) ? found : null
+      request.verifiedToken = found !== null && (found.sso !== true || await helpdesk.sso.sessionAlive(found.tokenId)) ? found : null
     } else {
       await verifySessionCookie(helpdesk, request)
     }

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../time.js'
 import { normaliseEmail } from '../../users/user-input.js'
 import { ensureAdmin } from '../../users/user-policy.js'
 import { isStaff, noPermissions, PERMISSION_KEYS, Role, UserStatus, type Actor, type RoleNumber, type User } from '../../users/user.js'
-import type { AuthService, LoginResult } from '../auth-service.js'
+import { SSO_SESSION_TOKEN_NAME, type AuthService, type LoginResult } from '../auth-service.js'
 import type { SecretBox } from '../secret-box.js'
 import type { SessionClient } from '../session.js'
 import type { ResolvedSignInOptions } from '../sign-in-options.js'
@@ -226,7 +226,7 @@ export class SsoService {
     }
     const user = await this.person(provider, claims)
     return await this.ctx.store.transaction(async (tx) => {
-      const session = await this.auth.startSession(user, 'session', client, tx)
+      const session = await this.auth.startSession(user, SSO_SESSION_TOKEN_NAME, client, tx)
       const identity = await tx.sso.findIdentity(provider.id, String(claims.sub))
       if (identity === null) throw new SsoError('The sign-in could not be completed: try again.')
       await tx.sso.linkSession(session.tokenId ?? 0, identity.id, refreshToken === null ? null : this.secrets.seal(refreshToken), formatDateTime(this.ctx.clock.now()))
