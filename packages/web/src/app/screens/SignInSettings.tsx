@@ -10,7 +10,13 @@ interface Settings {
   'auth.sso_only_staff': boolean
 }
 
-interface Mapping { claim: string | null, admin: string[], agent: string[], permissions: Record<string, string[]>, categories: Record<string, number[]> }
+interface Mapping {
+  claim: string | null
+  admin: string[]
+  agent: string[]
+  permissions: { [key: string]: string[] }
+  categories: { [value: string]: number[] }
+}
 
 interface Provider {
   id: number
