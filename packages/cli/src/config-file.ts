@@ -31,6 +31,18 @@ export interface SessionsFileOptions {
   tokenIdleTimeoutMs?: number
 }
 
+/** `signIn`: the plugin's sign-in options (docs/sign-in.md). */
+export interface SignInFileOptions {
+  passwordResetMinutes?: number
+  magicLinkMinutes?: number
+  verificationHours?: number
+  secondFactorMinutes?: number
+  secretKey?: string
+  issuer?: string
+  ssoRecheckMinutes?: number
+  publicUrl?: string
+}
+
 /** `mail` in a config file: the plugin's `mail` option plus the SMTP listener's port (docs/mail.md). */
 export interface MailFileOptions {
   smtpUrl?: string
@@ -88,6 +100,8 @@ export interface HelpdeskConfigFile {
   uploadQuota?: UploadQuotaFileOptions
   /** The plugin's `sessions`: idle timeout and absolute lifetime of sessions, idle timeout of personal tokens. */
   sessions?: SessionsFileOptions
+  /** The plugin's `signIn`: link lifetimes, the secret key sealing stored secrets, SSO re-checks and callback base. */
+  signIn?: SignInFileOptions
   /** Trust `X-Forwarded-*` from a reverse proxy or load balancer. */
   trustProxy?: boolean
   /** The public URL of the console and knowledge base (`https://help.example.com`): canonical links and the sitemap. */
@@ -176,6 +190,28 @@ const isSessions: Check = (value) => {
   return null
 }
 
+const signInKeys: Record<keyof SignInFileOptions, Check> = {
+  passwordResetMinutes: isInteger(1, 10_080),
+  magicLinkMinutes: isInteger(1, 1440),
+  verificationHours: isInteger(1, 720),
+  secondFactorMinutes: isInteger(1, 60),
+  secretKey: (value) => typeof value === 'string' && value.length >= 16 ? null : 'a string of at least 16 characters',
+  issuer: isString,
+  ssoRecheckMinutes: isInteger(1, 1440),
+  publicUrl: (value) => typeof value === 'string' && /^https?:\/\//.test(value) ? null : 'an http:// or https:// URL'
+}
+
+const isSignIn: Check = (value) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `an object with ${Object.keys(signInKeys).join(', ')}`
+  for (const [key, inner] of Object.entries(value)) {
+    const check = signInKeys[key as keyof SignInFileOptions]
+    if (check === undefined) return `an object with only ${Object.keys(signInKeys).join(', ')} (not "${key}")`
+    const wanted = check(inner)
+    if (wanted !== null) return `an object whose "${key}" is ${wanted}`
+  }
+  return null
+}
+
 const isInbound: Check = (value) => typeof value === 'object' && value !== null && !Array.isArray(value) &&
   Object.entries(value).every(([address, category]) => /^[^\s@]+@[^\s@]+$/.test(address) && Number.isInteger(category) && (category as number) > 0)
   ? null
@@ -228,6 +264,7 @@ const fileKeys: Record<keyof HelpdeskConfigFile, Check> = {
   registration: isBoolean,
   uploadQuota: isUploadQuota,
   sessions: isSessions,
+  signIn: isSignIn,
   trustProxy: isBoolean,
   webUrl: isWebUrl,
   logLevel: isLogLevel,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { DEFAULT_UPLOAD_QUOTA, type SessionOptions, type UploadQuota } from '@helpdesk/core'
+import { DEFAULT_UPLOAD_QUOTA, type SessionOptions, type SignInOptions, type UploadQuota } from '@helpdesk/core'
 import type { HelpdeskMailOptions, HelpdeskPluginCommonOptions, HelpdeskServiceOptions, RateLimitOptions } from '@helpdesk/fastify'
 import { checked, CliError, isLogLevel, isPrefix, isRedisUrl, isWebUrl, readConfigFile, SMTP_LIMITS, type HelpdeskConfigFile, type LogLevel, type MailFileOptions, type RateLimitFileOptions } from './config-file.js'
 
@@ -11,6 +11,8 @@ export type ConfiguredPluginOptions = Required<Pick<HelpdeskPluginCommonOptions,
   uploadQuota: UploadQuota
   /** HELPDESK_SESSION_IDLE_MINUTES / HELPDESK_SESSION_LIFETIME_MINUTES / HELPDESK_TOKEN_IDLE_MINUTES over the file's `sessions`; absent: the defaults. */
   sessions?: SessionOptions
+  /** HELPDESK_SECRET_KEY, HELPDESK_PASSWORD_RESET_MINUTES... over the file's `signIn` (docs/sign-in.md). */
+  signIn?: SignInOptions
   /** HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS: webhook deliveries to loopback and private addresses. */
   webhooks?: { allowPrivateTargets: boolean }
   /** Set when mail is configured (a sender, and an SMTP URL or inbound addresses). */
@@ -136,6 +138,31 @@ function sessionsOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): SessionO
   }
 }
 
+/** The environment's sign-in options over the file's `signIn`; undefined when neither sets one. */
+function signInOf (env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): SignInOptions | undefined {
+  const number = (name: string, max: number): number | undefined => env[name] === undefined ? undefined : integer(name, env[name], 1, max)
+  const secretKey = env.HELPDESK_SECRET_KEY ?? file.signIn?.secretKey
+  if (secretKey !== undefined && secretKey.length < 16) throw new CliError('HELPDESK_SECRET_KEY must be at least 16 characters.')
+  const options: SignInOptions = {
+    ...file.signIn,
+    ...definedOnly({
+      passwordResetMinutes: number('HELPDESK_PASSWORD_RESET_MINUTES', 10_080),
+      magicLinkMinutes: number('HELPDESK_MAGIC_LINK_MINUTES', 1440),
+      verificationHours: number('HELPDESK_VERIFICATION_HOURS', 720),
+      secondFactorMinutes: number('HELPDESK_SECOND_FACTOR_MINUTES', 60),
+      ssoRecheckMinutes: number('HELPDESK_SSO_RECHECK_MINUTES', 1440),
+      issuer: env.HELPDESK_TOTP_ISSUER,
+      secretKey,
+      publicUrl: file.signIn?.publicUrl ?? env.HELPDESK_PUBLIC_URL ?? file.mail?.publicUrl
+    })
+  }
+  return Object.keys(options).length === 0 ? undefined : options
+}
+
+function definedOnly<T extends Record<string, unknown>> (values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
 /** Flags over HELPDESK_RATE_LIMIT / HELPDESK_LOGIN_RATE_LIMIT / HELPDESK_REDIS_URL over the file; 0 or false is off. */
 function rateLimitOf (flags: ConfigFlags, env: NodeJS.ProcessEnv, file: HelpdeskConfigFile): ConfiguredPluginOptions['rateLimit'] {
   if (flags.rateLimit === false) return false
@@ -255,6 +282,7 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
   const mail = mailOf(env, config, cwd)
   const prefixName = flags.prefix !== undefined ? '--prefix' : env.HELPDESK_PREFIX !== undefined ? 'HELPDESK_PREFIX' : 'prefix'
   const sessions = sessionsOf(env, config)
+  const signIn = signInOf(env, config)
   return {
     databaseUrl: checkDatabaseUrl(flags.database ?? env.HELPDESK_DATABASE_URL ?? config.database ?? DEFAULT_DATABASE_URL),
     host: flags.host ?? env.HOST ?? config.host ?? '127.0.0.1',
@@ -273,6 +301,7 @@ export function loadConfig (flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pr
       registration: env.HELPDESK_REGISTRATION !== undefined ? bool('HELPDESK_REGISTRATION', env.HELPDESK_REGISTRATION) : config.registration ?? true,
       uploadQuota: uploadQuotaOf(env, config),
       ...(sessions !== undefined ? { sessions } : {}),
+      ...(signIn !== undefined ? { signIn } : {}),
       ...(env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS !== undefined
         ? { webhooks: { allowPrivateTargets: bool('HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS', env.HELPDESK_WEBHOOKS_ALLOW_PRIVATE_TARGETS) } }
         : {}),

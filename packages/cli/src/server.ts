@@ -12,8 +12,10 @@ export const DOCS_PATH = '/docs'
 
 /** The services the server runs, built from the configuration's service options (registration, where uploaded files live, sessions, mail) as the plugin builds them. */
 export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
-  const { registration, storageDir, sessions, mail } = config.plugin
-  return buildHelpdesk(store, { registration, storageDir, ...(sessions !== undefined ? { sessions } : {}), ...(mail !== undefined ? { mail } : {}) })
+  const { registration, storageDir, sessions, signIn, mail } = config.plugin
+  return buildHelpdesk(store, {
+    registration, storageDir, ...(sessions !== undefined ? { sessions } : {}), ...(signIn !== undefined ? { signIn } : {}), ...(mail !== undefined ? { mail } : {})
+  })
 }
 
 /**
@@ -22,7 +24,7 @@ export function helpdeskFor (config: HelpdeskConfig, store: Store): Helpdesk {
  * `sessions` and the mail settings; of mail only the inbound secret stays with the plugin).
  */
 export function pluginOptionsFor (config: HelpdeskConfig, helpdesk: Helpdesk): HelpdeskPluginPrebuiltOptions {
-  const { registration: _registration, storageDir: _storageDir, sessions: _sessions, mail, rateLimit, ...http } = config.plugin
+  const { registration: _registration, storageDir: _storageDir, sessions: _sessions, signIn: _signIn, mail, rateLimit, ...http } = config.plugin
   // `pageMax` is the web plugin's (`webOptionsFor`).
   const apiRateLimit = rateLimit === false ? false : (({ pageMax: _pageMax, ...api }) => api)(rateLimit)
   return { ...http, rateLimit: apiRateLimit, helpdesk, ...(mail?.inboundSecret !== undefined ? { mail: { inboundSecret: mail.inboundSecret } } : {}) }

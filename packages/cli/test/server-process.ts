@@ -26,10 +26,11 @@ export interface ServerProcess {
 /**
  * Starts `helpdesk serve --json` on a free port of 127.0.0.1 and resolves once
  * it listens. Quiet, without rate limits, attachments under `storageDir`.
- * `command` is the `helpdesk` script to run (this package's, by default).
+ * `command` is the `helpdesk` script to run (this package's, by default); `port` a fixed one when
+ * the test must know its address before the start (mail links, an identity provider's redirect URI).
  */
-export async function startServer (databaseUrl: string, storageDir: string, env: Record<string, string> = {}, command = bin): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [command, 'serve', '--database', databaseUrl, '--host', '127.0.0.1', '--port', '0', '--json'], {
+export async function startServer (databaseUrl: string, storageDir: string, env: Record<string, string> = {}, command = bin, port = 0): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [command, 'serve', '--database', databaseUrl, '--host', '127.0.0.1', '--port', String(port), '--json'], {
     env: { ...process.env, HELPDESK_QUIET: '1', HELPDESK_RATE_LIMIT: '0', HELPDESK_STORAGE_DIR: storageDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })

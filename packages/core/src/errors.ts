@@ -61,6 +61,15 @@ export class PayloadTooLargeError extends HelpdeskError {
   constructor (message = 'The file may not be greater than 30 MB.') { super(message, 413, 'HD_PAYLOAD_TOO_LARGE') }
 }
 
+/** 429: too many attempts of something counted per person (e.g. two-factor codes); `retryAfterSeconds` goes into `Retry-After`. */
+export class TooManyRequestsError extends HelpdeskError {
+  readonly retryAfterSeconds: number
+  constructor (message = 'Too many requests. Please slow down.', retryAfterSeconds = 60) {
+    super(message, 429, 'HD_TOO_MANY_REQUESTS')
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
 /** 503: the database (or another required service) cannot be reached. */
 export class UnavailableError extends HelpdeskError {
   constructor (message = 'The service is temporarily unavailable. Please try again shortly.') {
@@ -80,6 +89,7 @@ export const helpdeskErrors = {
   HD_FORBIDDEN: ForbiddenError,
   HD_NOT_FOUND: NotFoundError,
   HD_PAYLOAD_TOO_LARGE: PayloadTooLargeError,
+  HD_TOO_MANY_REQUESTS: TooManyRequestsError,
   HD_VALIDATION: ValidationError,
   HD_UNAVAILABLE: UnavailableError
 } as const

@@ -31,6 +31,13 @@ import type { Store } from './store.js'
 import { systemClock, type Clock } from './time.js'
 import { AgentService } from './users/agent-service.js'
 import { CustomerService } from './users/customer-service.js'
+import { SettingsService } from './settings/settings-service.js'
+import { AccountService, ACCOUNT_MAIL_JOB, ACCOUNT_TOKENS_PRUNE_JOB } from './auth/account-service.js'
+import { createSecretBox } from './auth/secret-box.js'
+import { resolveSignInOptions, type SignInOptions } from './auth/sign-in-options.js'
+import { SignInService } from './auth/sign-in-service.js'
+import { TwoFactorService } from './auth/two-factor.js'
+import { SsoService } from './auth/sso/sso-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -56,6 +63,8 @@ export interface HelpdeskOptions {
    * sent by `jobs` once started); without one, only inbound mail is handled.
    */
   mail?: MailSettings & { transport?: MailTransport | undefined }
+  /** Signing in: lifetimes of reset, magic and verification links, the secret key sealing stored secrets, SSO re-checks. */
+  signIn?: SignInOptions
 }
 
 /**
@@ -86,6 +95,16 @@ export interface Helpdesk {
   readonly webhooks: WebhookService
   /** Mail both ways (see HelpdeskOptions `mail`) and its records. */
   readonly mail: MailService
+  /** Administrator settings kept in the database (email verification, two-factor requirements, SSO-only staff). */
+  readonly settings: SettingsService
+  /** Password reset, magic sign-in links and email verification. */
+  readonly account: AccountService
+  /** Two-factor authentication (TOTP and recovery codes). */
+  readonly twoFactor: TwoFactorService
+  /** Signing in step by step (password or magic link, then a second factor when needed). */
+  readonly signIn: SignInService
+  /** Single sign-on with OpenID Connect: providers (administrators), sign-ins, sessions' re-checks. */
+  readonly sso: SsoService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -119,10 +138,27 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     context.events.record(createMailRecorder(options.mail))
     jobs.register(MAIL_SEND_JOB, async (job) => { await outbound.send(Number(job.payload.mail_message_id)) }, { concurrency: 4 })
   }
+  const signInOptions = resolveSignInOptions(options.signIn)
+  const secrets = createSecretBox(signInOptions.secretKey)
+  const auth = new AuthService(context, options.tokenCache, options.sessions)
+  const settings = new SettingsService(context)
+  const mailOut = options.mail?.transport !== undefined ? { settings: options.mail, transport: options.mail.transport } : null
+  const account = new AccountService(context, mailOut, signInOptions)
+  const twoFactor = new TwoFactorService(context, settings, secrets, signInOptions.issuer)
+  const signIn = new SignInService(context, auth, settings, twoFactor, account, signInOptions)
+  auth.signInGate = async (user) => { await signIn.gate(user) }
+  jobs.register(ACCOUNT_MAIL_JOB, async (job) => { await account.sendMail(job.payload as never) }, { concurrency: 2 })
+  jobs.register(ACCOUNT_TOKENS_PRUNE_JOB, async () => { await account.pruneExpired() })
+  jobs.every(ACCOUNT_TOKENS_PRUNE_JOB, 60 * 60 * 1000)
   const helpdesk: Helpdesk = {
     events: context.events,
     clock: context.clock,
-    auth: new AuthService(context, options.tokenCache, options.sessions),
+    auth,
+    settings,
+    account,
+    twoFactor,
+    signIn,
+    sso: new SsoService(context, auth, secrets, signInOptions, signInOptions.publicUrl ?? options.mail?.publicUrl, options.mail?.consoleUrl),
     customers: new CustomerService(context),
     agents: new AgentService(context),
     categories: new CategoryService(context),

@@ -13,6 +13,10 @@ import type { EventNotifier } from './stream/event-notifier.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
 import type { CustomerNoteRepository } from './users/customer-note-store.js'
 import type { UserRepository } from './users/user-store.js'
+import type { SettingsRepository } from './settings/settings.js'
+import type { AccountTokenRepository } from './auth/account-token-store.js'
+import type { TwoFactorRepository } from './auth/two-factor-store.js'
+import type { SsoRepository } from './auth/sso/sso-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -69,6 +73,14 @@ export interface Repositories {
   mail: MailRepository
   /** Webhook endpoints and their deliveries. */
   webhooks: WebhookRepository
+  /** Administrator settings (key -> JSON). */
+  settings: SettingsRepository
+  /** Single-use account tokens: password resets, magic links, email verification, second-factor challenges. */
+  accountTokens: AccountTokenRepository
+  /** Two-factor authentication records and recovery codes. */
+  twoFactor: TwoFactorRepository
+  /** Single sign-on: providers, identities, sign-ins under way, sessions' re-checks. */
+  sso: SsoRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

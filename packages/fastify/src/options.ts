@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
-import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, SessionOptions, Store, TokenCacheOptions, UploadQuota, User } from '@helpdesk/core'
+import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, SessionOptions, SignInOptions, Store, TokenCacheOptions, UploadQuota, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
 export type AuthenticateResult = User | { id: number } | { email: string } | null | undefined
@@ -118,6 +118,11 @@ export interface HelpdeskServiceOptions {
    * from mail (`POST /mail/inbound`).
    */
   mail?: HelpdeskMailOptions
+  /**
+   * Signing in (docs/sign-in.md): lifetimes of password-reset, magic and verification links, of a
+   * sign-in waiting for its second factor, the secret key that seals stored secrets, the SSO re-check interval.
+   */
+  signIn?: SignInOptions
 }
 
 /** The plugin builds the services on `store` (`createHelpdesk({ store, ...HelpdeskServiceOptions })`). */

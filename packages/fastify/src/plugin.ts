@@ -21,6 +21,10 @@ import { articleRoutes } from './routes/articles/article-routes.js'
 import { authRoutes } from './routes/auth/auth-routes.js'
 import { sessionRoutes } from './routes/auth/session-routes.js'
 import { sessionListRoutes } from './routes/auth/session-list-routes.js'
+import { accountRoutes } from './routes/auth/account-routes.js'
+import { twoFactorRoutes } from './routes/auth/two-factor-routes.js'
+import { settingsRoutes } from './routes/settings/settings-routes.js'
+import { ssoRoutes } from './routes/sso/sso-routes.js'
 import { cannedResponseRoutes } from './routes/canned-responses/canned-response-routes.js'
 import { categoryRoutes } from './routes/categories/category-routes.js'
 import { customerRoutes } from './routes/customers/customer-routes.js'
@@ -45,7 +49,7 @@ declare module 'fastify' {
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
-  eventStreamRoutes, mailRoutes]
+  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

@@ -4,7 +4,7 @@ import type { HelpdeskMailOptions, HelpdeskPluginOptions, HelpdeskServiceOptions
 
 /** The service options (and `store`): each belongs to `createHelpdesk` when the host prebuilt the services. */
 const builtWith: Record<Exclude<keyof HelpdeskServiceOptions, 'mail'> | 'store', true> = {
-  store: true, registration: true, hasher: true, marketplace: true, storageDir: true, fileStorage: true, tokenCache: true, sessions: true
+  store: true, registration: true, hasher: true, marketplace: true, storageDir: true, fileStorage: true, tokenCache: true, sessions: true, signIn: true
 }
 
 /**
@@ -44,6 +44,7 @@ export function buildHelpdesk (store: Store, options: HelpdeskServiceOptions): H
     registration: options.registration ?? true,
     ...(options.tokenCache !== undefined ? { tokenCache: options.tokenCache } : {}),
     ...(options.sessions !== undefined ? { sessions: options.sessions } : {}),
+    ...(options.signIn !== undefined ? { signIn: options.signIn } : {}),
     ...(options.mail !== undefined ? { mail: helpdeskMailSettings(options.mail) } : {})
   })
 }

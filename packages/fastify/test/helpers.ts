@@ -62,11 +62,12 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
   await store.migrate()
   const storageDir = mkdtempSync(join(tmpdir(), 'helpdesk-files-'))
   // The services are prebuilt (tests call them directly): the service options go to createHelpdesk, the rest to the plugin.
-  const { registration, hasher, marketplace, storageDir: _storageDir, fileStorage, tokenCache, mail, sessions, clock, ...pluginOptions } = options
+  const { registration, hasher, marketplace, storageDir: _storageDir, fileStorage, tokenCache, mail, sessions, signIn, clock, ...pluginOptions } = options
   const helpdesk = createHelpdesk({
     store,
     ...(clock !== undefined ? { clock } : {}),
     ...(sessions !== undefined ? { sessions } : {}),
+    ...(signIn !== undefined ? { signIn } : {}),
     hasher: hasher ?? testHasher,
     fileStorage: fileStorage ?? createLocalFileStorage(storageDir),
     ...(registration !== undefined ? { registration } : {}),

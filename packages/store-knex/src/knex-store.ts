@@ -23,6 +23,10 @@ import { createEventLogRepository } from './repositories/event-log-repository.js
 import { createJobRepository } from './repositories/job-repository.js'
 import { createMailRepository } from './repositories/mail-repository.js'
 import { JobSignal } from './repositories/job-signal.js'
+import { createSettingsRepository } from './repositories/settings-repository.js'
+import { createAccountTokenRepository } from './repositories/account-token-repository.js'
+import { createTwoFactorRepository } from './repositories/two-factor-repository.js'
+import { createSsoRepository } from './repositories/sso-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -86,7 +90,11 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   eventLog: (ctx, hooks) => announcing(createEventLogRepository(ctx), hooks.appended),
   jobs: (ctx, hooks) => createJobRepository(ctx, { signal: hooks.jobSignal, enqueued: hooks.enqueued }),
   mail: createMailRepository,
-  webhooks: createWebhookRepository
+  webhooks: createWebhookRepository,
+  settings: createSettingsRepository,
+  accountTokens: createAccountTokenRepository,
+  twoFactor: createTwoFactorRepository,
+  sso: createSsoRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

@@ -3,7 +3,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import { formatDateTime } from '../time.js'
 import { checkedNewPersonRow, normaliseEmail, type NewPersonInput } from '../users/user-input.js'
-import { Role, UserStatus, type Actor, type User } from '../users/user.js'
+import { Role, UserStatus, type Actor, type User, type UserStatusNumber } from '../users/user.js'
+import type { Store } from '../store.js'
 import { generateToken, hashToken, type ApiToken } from './api-token.js'
 import { allowActorMemo } from './actor-memo.js'
 import {
@@ -17,10 +18,10 @@ import { insertCustomer } from '../users/customer-service.js'
 export interface IssuedToken extends ApiToken { token: string }
 
 /** What a login answers: the session's token and its user. */
-export interface LoginResult { token: string, user: User }
+export interface LoginResult { token: string, user: User, /** The session's token id. */ tokenId?: number }
 
-/** A verified token: its owner and id. */
-export interface VerifiedToken { user: User, tokenId: number }
+/** A verified token: its owner and id; `sso` when it is a session started through single sign-on (re-checked with its provider). */
+export interface VerifiedToken { user: User, tokenId: number, sso?: boolean }
 
 /** What a token's expiry is judged on, in milliseconds. */
 interface TokenTimes { session: boolean, createdAt: number, lastUsedAt: number | null }
@@ -50,6 +51,8 @@ export const PERSONAL_TOKEN_LIMIT = 100
 export const LOGIN_TOKEN_NAME = 'login'
 /** The name of the console's cookie sessions' tokens. */
 export const COOKIE_SESSION_TOKEN_NAME = 'session'
+/** The name of console cookie sessions started through single sign-on (the only sessions re-checked with a provider). */
+export const SSO_SESSION_TOKEN_NAME = 'sso'
 /**
  * Sessions (login tokens) a user keeps: a login never fails for holding too many, it revokes the
  * user's oldest sessions beyond this many instead.
@@ -68,6 +71,9 @@ export class AuthService {
   private readonly sessionIdleMs: number
   private readonly tokenIdleMs: number
 
+  /** Set by `createHelpdesk`: refuses a password login that needs more (a second factor, single sign-on). */
+  signInGate: ((user: User) => Promise<void>) | undefined
+
   constructor (private readonly ctx: ServiceContext, tokenCache: TokenCacheOptions = {}, sessions: SessionOptions = {}) {
     this.tokens = new TokenCache(new RevisionReader(async () => await ctx.store.tokens.revision()), ctx.clock, tokenCache)
     this.sessionLifetimeMs = sessions.lifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS
@@ -82,30 +88,51 @@ export class AuthService {
 
   /**
    * Checks the password and starts a session. `tokenName` names the issued token row: `login` for
-   * bearer logins, `session` for the console's cookie; `client` is recorded on it.
+   * bearer logins, `session` for the console's cookie; `client` is recorded on it. A person whose
+   * sign-in needs more (a second factor, or single sign-on) is refused here (403): the doors sign
+   * people in through `SignInService`, which handles those steps.
    */
   async login (email: string, password: string, tokenName = LOGIN_TOKEN_NAME, client: SessionClient = {}): Promise<LoginResult> {
+    const user = await this.checkPassword(email, password)
+    await this.signInGate?.(user)
+    return await this.startSession(user, tokenName, client)
+  }
+
+  /** The user whose email and password these are (422 on `email` otherwise, and for banned users), in constant-ish time. */
+  async checkPassword (email: string, password: string): Promise<User> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
     const hash = user === null ? null : await this.ctx.store.users.findPasswordHash(user.id)
     // Verify against a dummy when the user is unknown so timing does not reveal which emails exist.
     const ok = await this.ctx.hasher.verify(hash ?? await this.dummyHash(), password)
     if (user === null || hash === null || !ok) throw ValidationError.field('email', BAD_CREDENTIALS)
     if (user.status === UserStatus.Banned) throw ValidationError.field('email', 'This account has been banned.')
-    return await this.ctx.store.transaction(async (tx) => {
-      const updated = await tx.users.update(user.id, { last_login_at: nowString(this.ctx) })
-      const issued = await this.issueLoginToken(tx.tokens, user.id, tokenName, client)
-      return { token: issued.token, user: updated ?? user }
-    })
+    return user
   }
 
-  /** Self-service sign-up, when `createHelpdesk`'s `registration` allows it (the one place that setting lives). */
-  async register (input: NewPersonInput, client: SessionClient = {}): Promise<LoginResult> {
+  /** Starts a session for a person already identified (password and second factor, magic link, single sign-on). */
+  async startSession (user: User, tokenName: string, client: SessionClient = {}, tx?: Store): Promise<LoginResult> {
+    const run = async (store: Store): Promise<LoginResult> => {
+      const updated = await store.users.update(user.id, { last_login_at: nowString(this.ctx) })
+      const issued = await this.issueLoginToken(store.tokens, user.id, tokenName, client)
+      return { token: issued.token, user: updated ?? user, tokenId: issued.id }
+    }
+    return tx !== undefined ? await run(tx) : await this.ctx.store.transaction(run)
+  }
+
+  /**
+   * Self-service sign-up, when `createHelpdesk`'s `registration` allows it (the one place that setting lives).
+   * `options.status` is the new customer's status (Unconfirmed when the address must be verified);
+   * `options.onCreated` runs in the registration's transaction (the verification mail's job).
+   */
+  async register (input: NewPersonInput, client: SessionClient = {}, options: { status?: UserStatusNumber, onCreated?: (tx: Store, user: User) => Promise<void> } = {}): Promise<LoginResult> {
     if (!this.ctx.registration) throw new ForbiddenError('Registration is disabled.')
     const row = await checkedNewPersonRow(this.ctx, Role.Customer, input, { company: false })
+    if (options.status !== undefined) row.status = options.status
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const user = await insertCustomer(this.ctx, tx, row, 'self')
+      await options.onCreated?.(tx, user)
       const issued = await this.issueLoginToken(tx.tokens, user.id, LOGIN_TOKEN_NAME, client)
-      return { token: issued.token, user }
+      return { token: issued.token, user, tokenId: issued.id }
     })
   }
 
@@ -127,7 +154,9 @@ export class AuthService {
     const found = await this.tokens.get(hash, async () => {
       const stored = await this.ctx.store.tokens.findUserByHash(hash)
       if (stored === null) return { value: null, revision: 0 }
-      const value = stored.user.status === UserStatus.Banned ? null : { user: stored.user, tokenId: stored.token.id, ...timesOf(stored.token) }
+      const value = stored.user.status === UserStatus.Banned
+        ? null
+        : { user: stored.user, tokenId: stored.token.id, sso: stored.token.session && stored.token.name === SSO_SESSION_TOKEN_NAME, ...timesOf(stored.token) }
       if (value === null || !this.alive(value, now)) return { value: null, revision: stored.authRevision }
       allowActorMemo(value.user)
       return { value, revision: stored.authRevision }
@@ -273,7 +302,7 @@ export class AuthService {
     const idleEnd = this.sessionIdleMs === 0 ? end : timeOf(lastUsed) + this.sessionIdleMs + LAST_USED_RESOLUTION_MS
     return {
       id: record.id,
-      type: record.name === COOKIE_SESSION_TOKEN_NAME ? 'cookie' : 'bearer',
+      type: record.name === COOKIE_SESSION_TOKEN_NAME || record.name === SSO_SESSION_TOKEN_NAME ? 'cookie' : 'bearer',
       created_at: record.created_at,
       last_used_at: lastUsed,
       expires_at: formatDateTime(new Date(Math.min(end, idleEnd))),

@@ -13,6 +13,8 @@ export interface MailTemplateValues {
   links_html: string
   links_text: string
   unsubscribe_url: string
+  /** Account mails (`password-reset`, `magic-link`, `verify-email`): the single-use link and how long it works. */
+  action?: { url: string, expires: string }
 }
 
 const INTRO: Record<MailKind, string> = {
@@ -21,18 +23,29 @@ const INTRO: Record<MailKind, string> = {
   'new-ticket': '{{author.name}} opened ticket #{{ticket.id}} "{{ticket.title}}":',
   'customer-reply': '{{author.name}} replied to ticket #{{ticket.id}} "{{ticket.title}}":',
   assigned: '{{author.name}} assigned ticket #{{ticket.id}} "{{ticket.title}}" to you.',
-  test: 'This is a test mail from the help desk. If you read this, sending mail works.'
+  test: 'This is a test mail from the help desk. If you read this, sending mail works.',
+  'password-reset': 'Someone asked to reset the password of your help desk account. To choose a new password, open this link (it works once, for {{action.expires}}):',
+  'magic-link': 'To sign in to the help desk, open this link (it works once, for {{action.expires}}):',
+  'verify-email': 'Please confirm your email address by opening this link (it works once, for {{action.expires}}):'
 }
+
+const ACCOUNT_KINDS = new Set<MailKind>(['password-reset', 'magic-link', 'verify-email'])
+const ACCOUNT_FOOTER = 'If you did not ask for this, ignore this mail: nothing changes. Do not forward it: the link is yours alone.'
 
 function defaultText (kind: MailKind): string {
   const intro = INTRO[kind]
   if (kind === 'test') return `${intro}\n`
+  if (ACCOUNT_KINDS.has(kind)) return `Hello {{recipient.name}},\n\n${intro}\n\n{{action.url}}\n\n${ACCOUNT_FOOTER}\n`
   return `{{marker}}\n\nHello {{recipient.name}},\n\n${intro}\n\n{{body_text}}\n{{links_text}}\n{{ticket.url}}\n`
 }
 
 function defaultHtml (kind: MailKind): string {
   const intro = INTRO[kind]
   if (kind === 'test') return `<p>${intro}</p>`
+  if (ACCOUNT_KINDS.has(kind)) {
+    return `<p>Hello {{recipient.name}},</p><p>${intro}</p><p><a href="{{action.url}}">{{action.url}}</a></p>` +
+      `<p style="color:#999;font-size:12px">${ACCOUNT_FOOTER}</p>`
+  }
   return '<div style="color:#999;font-size:12px">{{marker}}</div>' +
     `<p>Hello {{recipient.name}},</p><p>${intro}</p>` +
     '<div>{{{body_html}}}</div>{{{links_html}}}' +

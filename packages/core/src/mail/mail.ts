@@ -103,7 +103,10 @@ export type MailDirection = 'in' | 'out'
 export type MailStatus = 'pending' | 'sent' | 'failed' | 'cancelled' | 'received' | 'processed' | 'ignored' | 'held' | 'discarded'
 
 /** Kinds of outbound mail; each has a text and an HTML template. */
-export type MailKind = 'reply' | 'closed' | 'new-ticket' | 'customer-reply' | 'assigned' | 'test'
+export type MailKind = 'reply' | 'closed' | 'new-ticket' | 'customer-reply' | 'assigned' | 'test' | AccountMailKind
+
+/** Mails about a person's account (sign-in): each carries a single-use link. */
+export type AccountMailKind = 'password-reset' | 'magic-link' | 'verify-email'
 
 /** A row of `mail_messages`: one mail sent to one recipient, or one mail received. */
 export interface MailMessage {

@@ -11,6 +11,7 @@ import { eventLogConformance } from './event-log-conformance.js'
 import { jobStoreConformance } from './job-store-conformance.js'
 import { mailStoreConformance } from './mail-store-conformance.js'
 import { webhookStoreConformance } from './webhook-store-conformance.js'
+import { signInConformance } from './sign-in-conformance.js'
 
 export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
@@ -460,6 +461,7 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
     jobStoreConformance(withStore)
     webhookStoreConformance(withStore)
     mailStoreConformance(withStore)
+    signInConformance(withStore)
     eventLogConformance(withStore)
   })
 }

@@ -1,4 +1,5 @@
 import type { Category } from '../categories/category.js'
+import { ensureMayOpenTicket } from '../settings/settings.js'
 import { nowString, type ServiceContext } from '../context.js'
 import { ForbiddenError, NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
@@ -57,6 +58,7 @@ export class TicketService {
   /** A customer's own ticket, or staff's on behalf of a customer (who is created when the email is new). */
   async create (actor: Actor, input: TicketInput): Promise<Ticket> {
     const { store } = this.ctx
+    await ensureMayOpenTicket(store, actor)
     const errors: FieldErrors = {}
     const title = checkedTitle(errors, input.title)
     const body = checkedBody(errors, input.body)

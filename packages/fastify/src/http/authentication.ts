@@ -18,7 +18,7 @@ declare module 'fastify' {
      * The bearer token's owner and id, verified in `onRequest` before anything keys on the token
      * (rate limits); null without a bearer token or with an unknown, revoked or malformed one.
      */
-    verifiedToken: { user: User, tokenId: number } | null
+    verifiedToken: { user: User, tokenId: number, sso?: boolean } | null
   }
   interface FastifyContextConfig {
     auth?: RouteAuth
@@ -48,7 +48,8 @@ async function verifySessionCookie (helpdesk: Helpdesk, request: FastifyRequest)
   const token = sessionToken(request)
   if (token === null) return
   const found = await helpdesk.auth.authenticate(token)
-  if (found === null) return
+  // A session from single sign-on is re-checked with its provider now and then (docs/single-sign-on.md).
+  if (found === null || (found.sso === true && !await helpdesk.sso.sessionAlive(found.tokenId))) return
   request.verifiedToken = found
   request.sessionCookie = token
 }
@@ -68,8 +69,12 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
   app.addHook('onRequest', async (request) => {
     if ((request.routeOptions.config.auth ?? 'required') === 'none') return
     const token = bearerToken(request)
-    if (token !== null) request.verifiedToken = await helpdesk.auth.authenticate(token)
-    else await verifySessionCookie(helpdesk, request)
+    if (token !== null) {
+      const found = await helpdesk.auth.authenticate(token)
+      request.verifiedToken = found !== null && (found.sso !== true || await helpdesk.sso.sessionAlive(found.tokenId)) ? found : null
+    } else {
+      await verifySessionCookie(helpdesk, request)
+    }
   })
   app.addHook('preValidation', (request, _reply, done) => {
     const mode = request.routeOptions.config.auth ?? 'required'

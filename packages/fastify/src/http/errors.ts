@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { HelpdeskError, ValidationError } from '@helpdesk/core'
+import { HelpdeskError, TooManyRequestsError, ValidationError } from '@helpdesk/core'
 import { fieldErrors } from './validation-errors.js'
 
 /** Every error leaves as the contract's JSON shape (CONTRACT §6); 5xx never carries internals. */
@@ -15,6 +15,10 @@ export function installErrorHandling (app: FastifyInstance): void {
     }
     if (error instanceof ValidationError) {
       return await reply.code(422).send({ message: error.message, errors: error.errors })
+    }
+    if (error instanceof TooManyRequestsError) {
+      void reply.header('retry-after', error.retryAfterSeconds)
+      void reply.header('x-ratelimit-reset', Math.ceil(Date.now() / 1000) + error.retryAfterSeconds)
     }
     if (error instanceof HelpdeskError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'service unavailable')

@@ -43,6 +43,16 @@ async function heldMail (w: AccessWorld): Promise<number> {
   return id
 }
 
+/** A fresh single-sign-on provider (nothing is fetched from its issuer until someone signs in). */
+async function ssoProvider (w: AccessWorld): Promise<number> {
+  const slug = `m${w.fresh.email().replace(/\W/g, '').slice(0, 40).toLowerCase()}`
+  const created = await w.h.store.sso.createProvider({
+    slug, name: 'Matrix', issuer: 'https://sso.example.com', client_id: 'helpdesk', client_secret: null, scopes: 'openid', enabled: true,
+    staff: true, customers: false, create_users: false, link_by_email: false, mapping: { claim: null, admin: [], agent: [], permissions: {}, categories: {} }
+  })
+  return created.id
+}
+
 function row (route: string, privileged: Privilege, expect: Expectation, request: AccessRow['request'], check?: AccessRow['check']): AccessRow {
   return { route, privileged, expect, request, ...(check !== undefined ? { check } : {}) }
 }
@@ -80,6 +90,11 @@ const isStaff = (cell: Cell): boolean => ['agent', 'privileged', 'admin'].includ
 // Columns:                  anon owner other agent priv admin
 const EVERYONE: Expectation = [200, 200, 200, 200, 200, 200]
 const SIGNED_IN: Expectation = [401, 200, 200, 200, 200, 200]
+const ACCEPTED: Expectation = [202, 202, 202, 202, 202, 202]
+const BAD_TOKEN: Expectation = [422, 422, 422, 422, 422, 422]
+const SIGNED_IN_REFUSED: Expectation = [401, 422, 422, 422, 422, 422]
+const NOT_FOUND: Expectation = [404, 404, 404, 404, 404, 404]
+const ADMIN_CREATES: Expectation = [401, 403, 403, 403, 403, 201]
 const SIGNED_IN_CREATES: Expectation = [401, 201, 201, 201, 201, 201]
 const ADMIN_ONLY: Expectation = [401, 403, 403, 403, 403, 200]
 const PERMITTED: Expectation = [401, 403, 403, 403, 200, 200]
@@ -124,6 +139,38 @@ export const accessTable: AccessRow[] = [
   row('GET /auth/sessions', 'category', SIGNED_IN, () => ({ url: '/auth/sessions' })),
   row('DELETE /auth/sessions', 'category', SIGNED_IN, () => ({ url: '/auth/sessions' })),
   row('DELETE /auth/sessions/:id', 'category', OWNER_ONLY, async ({ w }) => ({ url: `/auth/sessions/${(await w.fresh.session(w.owner)).id}` })),
+  // Getting in without a password (docs/sign-in.md): anyone may ask; the answer never says whether the address is known.
+  row('POST /auth/password/forgot', 'category', ACCEPTED, ({ w, person }) => ({ url: '/auth/password/forgot', payload: { email: (person ?? w.owner).user.email } })),
+  row('POST /auth/magic-link', 'category', ACCEPTED, ({ w, person }) => ({ url: '/auth/magic-link', payload: { email: (person ?? w.owner).user.email } })),
+  // Links and challenges: a made-up token is a 422 on `token` (or `challenge`) for everyone; who calls changes nothing.
+  row('POST /auth/password/reset', 'category', BAD_TOKEN, () => ({ url: '/auth/password/reset', payload: { token: 'hd_made-up', password: 'new-password' } })),
+  row('POST /auth/magic-link/session', 'category', BAD_TOKEN, () => ({ url: '/auth/magic-link/session', payload: { token: 'hd_made-up' } })),
+  row('POST /auth/email/verify', 'category', BAD_TOKEN, () => ({ url: '/auth/email/verify', payload: { token: 'hd_made-up' } })),
+  row('POST /auth/two-factor/enrolment-challenge', 'category', BAD_TOKEN, () => ({ url: '/auth/two-factor/enrolment-challenge', payload: { challenge: 'hd_made-up' } })),
+  row('POST /auth/session/two-factor', 'category', BAD_TOKEN, () => ({ url: '/auth/session/two-factor', payload: { challenge: 'hd_made-up', code: '123456' } })),
+  row('POST /auth/login/two-factor', 'category', BAD_TOKEN, () => ({ url: '/auth/login/two-factor', payload: { challenge: 'hd_made-up', code: '123456' } })),
+  // Your own address and second factor: signed in; everyone here is confirmed and without two-factor, hence the 422s.
+  row('POST /auth/email/verification', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/email/verification' })),
+  row('GET /auth/two-factor', 'category', SIGNED_IN, () => ({ url: '/auth/two-factor' })),
+  row('POST /auth/two-factor/enrolment', 'category', SIGNED_IN, () => ({ url: '/auth/two-factor/enrolment' })),
+  row('POST /auth/two-factor/confirmation', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor/confirmation', payload: { code: 'not-a-code' } })),
+  row('POST /auth/two-factor/recovery-codes', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor/recovery-codes', payload: { code: '123456' } })),
+  row('DELETE /auth/two-factor', 'category', SIGNED_IN_REFUSED, () => ({ url: '/auth/two-factor', payload: { code: '123456' } })),
+  row('DELETE /auth/two-factor/users/:userId', 'category', ADMIN_ONLY, ({ w }) => ({ url: `/auth/two-factor/users/${w.owner.user.id}` })),
+  // Single sign-on: the buttons are public; the flow's redirects answer 404 for an unknown provider; providers are administrators'.
+  row('GET /auth/sso/providers', 'category', EVERYONE, () => ({ url: '/auth/sso/providers' })),
+  row('GET /auth/sso/:slug/start', 'category', NOT_FOUND, () => ({ url: '/auth/sso/nowhere/start' })),
+  row('GET /auth/sso/:slug/callback', 'category', NOT_FOUND, () => ({ url: '/auth/sso/nowhere/callback?code=x&state=y' })),
+  row('GET /sso/providers', 'category', ADMIN_ONLY, () => ({ url: '/sso/providers' })),
+  row('POST /sso/providers', 'category', ADMIN_CREATES, ({ w }) => ({
+    url: '/sso/providers', payload: { slug: `p${w.fresh.email().replace(/\W/g, '').slice(0, 40).toLowerCase()}`, name: 'Matrix', issuer: 'https://sso.example.com', client_id: 'helpdesk' }
+  })),
+  row('GET /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}` })),
+  row('PATCH /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}`, payload: { enabled: false } })),
+  row('DELETE /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}` })),
+  // Administrator settings (database-kept: every instance reads the same).
+  row('GET /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings' })),
+  row('PATCH /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings', payload: { 'auth.sso_only_staff': false } })),
 
   // Customers: administrators and agents with manage_customers; the owner is the customer the row reads.
   row('GET /customers', 'manage_customers', PERMITTED, () => ({ url: '/customers' })),

@@ -3,7 +3,9 @@ export const uniqueIndexFields: Record<string, string> = {
   users_email_unique: 'email',
   api_tokens_token_hash_unique: 'token',
   articles_slug_unique: 'slug',
-  tags_name_unique: 'name'
+  tags_name_unique: 'name',
+  sso_providers_slug_unique: 'slug',
+  sso_identities_provider_id_sub_unique: 'sub'
 }
 
 export function fieldForIndex (indexOrConstraint: string | undefined): string | null {

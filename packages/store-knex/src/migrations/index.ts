@@ -18,6 +18,8 @@ import * as postgresEventAnnounce from './0017-postgres-event-announce.js'
 import * as postgresReadMarkKeys from './0018-postgres-read-mark-keys.js'
 import * as mailReplyKeys from './0019-mail-reply-keys.js'
 import * as sessions from './0020-sessions.js'
+import * as signIn from './0025-sign-in.js'
+import * as singleSignOn from './0026-single-sign-on.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -44,7 +46,9 @@ export const migrations: Migration[] = [
   { name: '0017-postgres-event-announce', ...postgresEventAnnounce },
   { name: '0018-postgres-read-mark-keys', ...postgresReadMarkKeys },
   { name: '0019-mail-reply-keys', ...mailReplyKeys },
-  { name: '0020-sessions', ...sessions }
+  { name: '0020-sessions', ...sessions },
+  { name: '0025-sign-in', ...signIn },
+  { name: '0026-single-sign-on', ...singleSignOn }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -21,6 +21,13 @@ const KnowledgeBase = lazy(async () => await import('./screens/KnowledgeBase.js'
 const Imports = lazy(async () => await import('./screens/Imports.js'))
 const Notifications = lazy(async () => await import('./screens/Notifications.js'))
 const Sessions = lazy(async () => await import('./screens/Sessions.js'))
+const Security = lazy(async () => await import('./screens/Security.js'))
+const SignInSettings = lazy(async () => await import('./screens/SignInSettings.js'))
+const ForgotPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ForgotPassword }))
+const ResetPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ResetPassword }))
+const MagicLinkRequest = lazy(async () => ({ default: (await import('./screens/Account.js')).MagicLinkRequest }))
+const MagicLinkLanding = lazy(async () => ({ default: (await import('./screens/Account.js')).MagicLinkLanding }))
+const VerifyEmail = lazy(async () => ({ default: (await import('./screens/Account.js')).VerifyEmail }))
 
 /** The path the console is mounted at, from <base href> (the server plugin rewrites it under a prefix). */
 function basePath (): string {
@@ -41,6 +48,11 @@ function Routes () {
       <Layout>
         <Switch>
           <Route path="/register"><Register /></Route>
+          <Route path="/forgot-password"><ForgotPassword /></Route>
+          <Route path="/reset-password"><ResetPassword /></Route>
+          <Route path="/sign-in/email"><MagicLinkRequest /></Route>
+          <Route path="/sign-in/link"><MagicLinkLanding /></Route>
+          <Route path="/verify-email"><VerifyEmail /></Route>
           <Route><LoginScreen /></Route>
         </Switch>
       </Layout>
@@ -60,6 +72,10 @@ function Routes () {
         <Route path="/portal/tickets/:id">{(params) => <TicketView id={Number(params.id)} />}</Route>
         <Route path="/notifications"><Notifications /></Route>
         <Route path="/sessions"><Sessions /></Route>
+        <Route path="/security"><Security /></Route>
+        <Route path="/verify-email"><VerifyEmail /></Route>
+        <Route path="/sign-in/link"><Redirect key="from-link" to={home} /></Route>
+        {user.type === 'admin' ? <Route path="/sign-in-settings"><SignInSettings /></Route> : null}
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}

@@ -3,7 +3,15 @@ import { useContext, useEffect, useState, useCallback } from 'preact/hooks'
 import { api, request, setCsrfToken, onUnauthenticated, ApiError } from './api.js'
 import type { SessionUser, Permissions, PermissionKey } from './types.js'
 
-interface SessionBody { data: { user: SessionUser, csrf_token: string, permissions?: Permissions } }
+interface SessionBody { data: { user: SessionUser, csrf_token: string, permissions?: Permissions, recovery_codes?: string[] | null } }
+
+/** A sign-in that still needs its second factor (the password or link was right). */
+export interface SecondFactor { challenge: string, enrol: boolean }
+
+type SignInBody = SessionBody | { data: { second_factor: SecondFactor } }
+
+/** What a sign-in step answers: signed in (perhaps with recovery codes to show first), or a second factor to ask for. */
+export type SignInOutcome = { secondFactor: SecondFactor } | { signedIn: true, recoveryCodes: string[] | null, accept: () => Promise<void> }
 
 export interface Session {
   /** undefined while the first GET /auth/session runs; null when signed out. */
@@ -11,7 +19,11 @@ export interface Session {
   permissions: Permissions
   isStaff: boolean
   can: (permission: PermissionKey) => boolean
-  logIn: (email: string, password: string) => Promise<void>
+  logIn: (email: string, password: string) => Promise<SignInOutcome>
+  /** Signs in with a magic link's token (from the mail). */
+  magicLink: (token: string) => Promise<SignInOutcome>
+  /** Completes a sign-in with its challenge and a code; recovery codes come back when it completed an enrolment. */
+  secondFactor: (challenge: string, code: string) => Promise<SignInOutcome>
   register: (body: Record<string, string>) => Promise<void>
   logOut: () => Promise<void>
 }
@@ -55,14 +67,33 @@ export function SessionProvider ({ children }: { children: ComponentChildren }) 
     return onUnauthenticated(() => { setCsrfToken(null); setUser(null) })
   }, [accept])
 
-  const logIn = useCallback(async (email: string, password: string) => {
-    await accept(await api.post<SessionBody>('/auth/session', { email, password }))
+  const outcome = useCallback(async (body: SignInBody): Promise<SignInOutcome> => {
+    if ('second_factor' in body.data) return { secondFactor: body.data.second_factor }
+    const session = body as SessionBody
+    const codes = session.data.recovery_codes ?? null
+    // Recovery codes are shown before the console takes over the page: the caller accepts the session when they are saved.
+    if (codes !== null && codes.length > 0) return { signedIn: true, recoveryCodes: codes, accept: async () => { await accept(session) } }
+    await accept(session)
+    return { signedIn: true, recoveryCodes: null, accept: async () => {} }
   }, [accept])
+
+  const logIn = useCallback(async (email: string, password: string) => {
+    return await outcome(await api.post<SignInBody>('/auth/session', { email, password }))
+  }, [outcome])
+
+  const magicLink = useCallback(async (token: string) => {
+    return await outcome(await api.post<SignInBody>('/auth/magic-link/session', { token }))
+  }, [outcome])
+
+  const secondFactor = useCallback(async (challenge: string, code: string) => {
+    return await outcome(await api.post<SignInBody>('/auth/session/two-factor', { challenge, code }))
+  }, [outcome])
 
   const register = useCallback(async (body: Record<string, string>) => {
     // Registration answers with a bearer token; the console keeps to its cookie session and revokes that token.
     const registered = await api.post<{ data: { token: string } }>('/auth/register', body)
-    await logIn(body.email ?? '', body.password ?? '')
+    const signedIn = await logIn(body.email ?? '', body.password ?? '')
+    if ('signedIn' in signedIn) await signedIn.accept()
     await request('POST', '/auth/logout', {}, { authorization: `Bearer ${registered.data.token}` }).catch(() => {})
   }, [logIn])
 
@@ -80,5 +111,5 @@ export function SessionProvider ({ children }: { children: ComponentChildren }) 
   const isStaff = user?.type === 'admin' || user?.type === 'agent'
   const can = (permission: PermissionKey) => user?.type === 'admin' || (user?.type === 'agent' && permissions[permission] === true)
 
-  return <SessionContext.Provider value={{ user, permissions, isStaff, can, logIn, register, logOut }}>{children}</SessionContext.Provider>
+  return <SessionContext.Provider value={{ user, permissions, isStaff, can, logIn, magicLink, secondFactor, register, logOut }}>{children}</SessionContext.Provider>
 }

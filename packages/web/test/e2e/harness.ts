@@ -57,10 +57,10 @@ export interface ConsoleServer {
 }
 
 /** `helpdesk seed`, then `helpdesk serve` on a fresh database of `dialect` (with `env` added to its environment); stopped and dropped after the test. */
-export async function startConsole (t: TestContext, dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<ConsoleServer> {
+export async function startConsole (t: TestContext, dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}, port = 0): Promise<ConsoleServer> {
   const { databaseUrl, storage } = await deployment(t, dialect)
   await promisify(execFile)(process.execPath, [bin, 'seed', '--database', databaseUrl], { env: { ...process.env, HELPDESK_QUIET: '1' } })
-  const server = await startServer(databaseUrl, storage, env)
+  const server = await startServer(databaseUrl, storage, env, undefined, port)
   t.after(async () => { await killServer(server) })
   const api = server.url
   const login = async (email: string, password: string): Promise<string> => {

@@ -6,6 +6,7 @@ import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, IdParams, Person, responses, Success } from '../../schemas/common.js'
 import { presentPerson } from '../people.js'
 import { ApiToken, LoginBody, NewApiToken, RegisterBody, Session, TokenBody } from './auth-schemas.js'
+import { SecondFactorChallenge } from './sign-in-schemas.js'
 
 export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: RouteContext): void {
   const tags = ['Auth']
@@ -16,28 +17,32 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: 
       summary: 'Log in with email and password',
       description: 'Answers a bearer token for `Authorization: Bearer <token>`: a session, which ends after its idle timeout unused ' +
         'and at its absolute lifetime (see `GET /auth/sessions`). Wrong credentials, and banned users, are a 422 on `email`. ' +
-        'Attempts are limited per email and IP (429).',
+        'Attempts are limited per email and IP (429). For a person with two-factor authentication (or whose role requires it) ' +
+        'the answer is a `second_factor` challenge instead: complete it with `POST /auth/login/two-factor`.',
       body: LoginBody,
-      response: responses({ 200: Data(Session) })
+      response: responses({ 200: Data(Type.Union([Session, SecondFactorChallenge])) })
     },
     config: { auth: 'none' },
     preHandler: loginLimit
   }, async (request) => {
-    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, LOGIN_TOKEN_NAME, clientOf(request))
-    return { data: { token, user: presentPerson(user, avatar) } }
+    const result = await helpdesk.signIn.password(request.body.email, request.body.password, LOGIN_TOKEN_NAME, clientOf(request))
+    if (result.status === 'second-factor') return { data: { second_factor: { challenge: result.challenge, enrol: result.enrol, expires_at: result.expires_at } } }
+    return { data: { token: result.token, user: presentPerson(result.user, avatar) } }
   })
 
   app.post('/auth/register', {
     schema: {
       tags,
       summary: 'Register a customer account',
-      description: 'Creates an Active customer and logs them in. 403 when the server switched registration off.',
+      description: 'Creates a customer and logs them in. 403 when the server switched registration off. When an administrator turned ' +
+        'email verification on (`auth.email_verification`), the customer is Unconfirmed until they open the link mailed to them ' +
+        '(with `required`, they cannot open tickets until then).',
       body: RegisterBody,
       response: responses({ 201: Data(Session) })
     },
     config: { auth: 'none' }
   }, async (request, reply) => {
-    const { token, user } = await helpdesk.auth.register(request.body, clientOf(request))
+    const { token, user } = await helpdesk.signIn.register(request.body, clientOf(request))
     return await reply.code(201).send({ data: { token, user: presentPerson(user, avatar) } })
   })
 

@@ -8,8 +8,9 @@ import { Data, Nullable, Person, responses, Success } from '../../schemas/common
 import { Permissions } from '../agents/agent-schemas.js'
 import { presentPerson } from '../people.js'
 import { LoginBody } from './auth-schemas.js'
+import { SecondFactorChallenge } from './sign-in-schemas.js'
 
-const CookieSession = Type.Object({
+export const CookieSession = Type.Object({
   user: Person,
   permissions: Type.Composite([Permissions], {
     description: 'What the user may do (administrators: everything; customers: nothing), so a client can leave out what it may not.'
@@ -20,6 +21,11 @@ const CookieSession = Type.Object({
   }))
 })
 
+/** The body of a cookie session: the user, what they may do, and the CSRF token of `token`. */
+export function cookieSessionOf (user: User, avatar: RouteContext['avatar'], csrfToken: string | null) {
+  return { user: presentPerson(user, avatar), permissions: effectivePermissions(user), csrf_token: csrfToken }
+}
+
 function csrfOf (request: FastifyRequest): string | null {
   return request.sessionCookie === null ? null : csrfTokenFor(request.sessionCookie)
 }
@@ -27,7 +33,7 @@ function csrfOf (request: FastifyRequest): string | null {
 /** The console's cookie session: log in, who am I (with the CSRF token), log out. */
 export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: RouteContext): void {
   const tags = ['Auth']
-  const sessionOf = (user: User, csrfToken: string | null) => ({ user: presentPerson(user, avatar), permissions: effectivePermissions(user), csrf_token: csrfToken })
+  const sessionOf = (user: User, csrfToken: string | null) => cookieSessionOf(user, avatar, csrfToken)
 
   app.post('/auth/session', {
     schema: {
@@ -35,16 +41,19 @@ export function sessionRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit 
       summary: 'Log in into a session cookie (the web console)',
       description: 'Same checks and login limit as `POST /auth/login`, but the token goes into the HttpOnly cookie `helpdesk_session` ' +
         '(SameSite=Lax, Path=/, Secure over https; Max-Age the sessions\' absolute lifetime), never into the body. ' +
-        'Answers the user and the session\'s CSRF token. The session ends after its idle timeout unused (see `GET /auth/sessions`).',
+        'Answers the user and the session\'s CSRF token. The session ends after its idle timeout unused (see `GET /auth/sessions`). ' +
+        'For a person with two-factor authentication (or whose role requires it) the answer is a `second_factor` challenge instead, ' +
+        'and no cookie: complete it with `POST /auth/session/two-factor`. Staff are refused (403) when an administrator set SSO-only sign-in.',
       body: LoginBody,
-      response: responses({ 200: Data(CookieSession) })
+      response: responses({ 200: Data(Type.Union([CookieSession, SecondFactorChallenge])) })
     },
     config: { auth: 'none' },
     preHandler: loginLimit
   }, async (request, reply) => {
-    const { token, user } = await helpdesk.auth.login(request.body.email, request.body.password, SESSION_TOKEN_NAME, clientOf(request))
-    setSessionCookie(request, reply, token, Math.floor(helpdesk.auth.sessionLifetimeMs / 1000))
-    return { data: sessionOf(user, csrfTokenFor(token)) }
+    const result = await helpdesk.signIn.password(request.body.email, request.body.password, SESSION_TOKEN_NAME, clientOf(request))
+    if (result.status === 'second-factor') return { data: { second_factor: { challenge: result.challenge, enrol: result.enrol, expires_at: result.expires_at } } }
+    setSessionCookie(request, reply, result.token, Math.floor(helpdesk.auth.sessionLifetimeMs / 1000))
+    return { data: sessionOf(result.user, csrfTokenFor(result.token)) }
   })
 
   app.get('/auth/session', {

@@ -92,6 +92,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
                   {isStaff ? <li><NavLink href="/canned-responses">{t('nav.canned')}</NavLink></li> : null}
                   {can('manage_articles') ? <li><NavLink href="/knowledge-base">{t('nav.kbEditor')}</NavLink></li> : null}
                   {user.type === 'admin' ? <li><NavLink href="/imports">{t('nav.imports')}</NavLink></li> : null}
+                  {user.type === 'admin' ? <li><NavLink href="/sign-in-settings">{t('nav.signIn')}</NavLink></li> : null}
                   <li><a href={kbHref()}>{t('nav.publicKb')}</a></li>
                   <li>
                     <NavLink href="/notifications">
@@ -104,6 +105,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
               </nav>
               <div class="user-menu">
                 <span class="user-name">{user.first_name} {user.last_name}</span>
+                <NavLink href="/security">{t('nav.security')}</NavLink>
                 <NavLink href="/sessions">{t('nav.sessions')}</NavLink>
                 <button type="button" class="link-button" onClick={() => { void logOut() }}>{t('nav.logOut')}</button>
               </div>
