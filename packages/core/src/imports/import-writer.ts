@@ -5,6 +5,9 @@ import type { NewComment } from '../tickets/ticket-store.js'
 import { commentPreview } from '../tickets/comment.js'
 import { checkedBody } from '../tickets/ticket-input.js'
 import { ValidationError, type FieldErrors } from '../errors.js'
+import type { ActorInput } from '../users/actor.js'
+import { insertCustomer } from '../users/customer-creation.js'
+import type { NewUser } from '../users/user-store.js'
 import { Role, type RoleNumber, type User, type UserStatusNumber } from '../users/user.js'
 import type { ImportSourceType } from './import-job.js'
 import { failOn, type ImportedComment, type ImportedPerson, type ImportItem } from './import-records.js'
@@ -77,10 +80,12 @@ class ExternalIds {
 interface PendingComment { comment: ImportedComment, ticket: { id: number } | { pending: number } }
 
 /**
- * Writes one batch of checked records inside `tx` (the caller's transaction:
- * a throw leaves nothing of the batch). Records already imported (their
- * external id is remembered) and people whose email exists are not created
- * again. Returns how many rows it created.
+ * Writes one batch of checked records inside `tx` (the caller's transaction,
+ * opened by `ctx.events`: a throw leaves nothing of the batch). Records
+ * already imported (their external id is remembered) and people whose email
+ * exists are not created again. A new customer is created by `by` through
+ * `insertCustomer`, with its `CustomerCreated` in the batch's transaction
+ * (one event per customer). Returns how many rows it created.
  */
 export class ImportBatchWriter {
   private created = 0
@@ -94,11 +99,12 @@ export class ImportBatchWriter {
   private constructor (
     private readonly ctx: ServiceContext,
     private readonly tx: Store,
-    private readonly ids: ExternalIds
+    private readonly ids: ExternalIds,
+    private readonly by: ActorInput
   ) {}
 
-  static async write (ctx: ServiceContext, tx: Store, importId: number | null, items: ImportItem[]): Promise<number> {
-    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items))
+  static async write (ctx: ServiceContext, tx: Store, importId: number | null, items: ImportItem[], by: ActorInput): Promise<number> {
+    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items), by)
     for (const item of items) await writer.add(item)
     await writer.flush()
     await writer.ids.save(tx, importId)
@@ -179,7 +185,7 @@ export class ImportBatchWriter {
       }
       return { user: existing, isNew: false }
     }
-    const user = await this.tx.users.create({
+    const row: NewUser = {
       role,
       first_name: person.first_name,
       last_name: person.last_name,
@@ -189,7 +195,8 @@ export class ImportBatchWriter {
       ...(extra.company !== undefined ? { company: extra.company } : {}),
       ...(extra.marketplace_username !== undefined ? { marketplace_username: extra.marketplace_username } : {}),
       ...(extra.permissions !== undefined ? { permissions: extra.permissions } : {})
-    })
+    }
+    const user = role === Role.Customer ? await insertCustomer(this.ctx, this.tx, row, this.by) : await this.tx.users.create(row)
     this.created++
     return { user, isNew: true }
   }

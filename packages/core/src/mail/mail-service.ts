@@ -4,7 +4,7 @@ import type { AttachmentService } from '../tickets/attachment-service.js'
 import type { CommentService } from '../tickets/comment-service.js'
 import type { TicketService } from '../tickets/ticket-service.js'
 import { ensure } from '../users/user-policy.js'
-import { isAdmin, type Actor } from '../users/user.js'
+import { actsAsAdmin, type ActorInput } from '../users/actor.js'
 import { InboundMailService } from './inbound-mail-service.js'
 import { OutboundMailService } from './outbound-mail-service.js'
 import type { MailDirection, MailMessage, MailSettings, MailStatus, MailTransport } from './mail.js'
@@ -34,14 +34,14 @@ export class MailService {
   }
 
   /** Sent (`out`) or received (`in`) mail records, newest first: administrators. */
-  async list (actor: Actor, filter: { direction: MailDirection, status?: MailStatus | undefined, page: number, perPage: number }): Promise<{ items: MailMessage[], total: number }> {
-    ensure(isAdmin(actor), 'Only administrators may read the mail records.')
+  async list (actor: ActorInput, filter: { direction: MailDirection, status?: MailStatus | undefined, page: number, perPage: number }): Promise<{ items: MailMessage[], total: number }> {
+    ensure(actsAsAdmin(actor), 'Only administrators may read the mail records.')
     return await this.ctx.store.mail.list({ direction: filter.direction, status: filter.status, limit: filter.perPage, offset: (filter.page - 1) * filter.perPage })
   }
 
   /** The original of a received mail: administrators. */
-  async raw (actor: Actor, id: number): Promise<Buffer> {
-    ensure(isAdmin(actor), 'Only administrators may read the mail records.')
+  async raw (actor: ActorInput, id: number): Promise<Buffer> {
+    ensure(actsAsAdmin(actor), 'Only administrators may read the mail records.')
     const raw = await this.ctx.store.mail.raw(id)
     if (raw === null) throw new NotFoundError('Mail')
     return raw

@@ -72,6 +72,17 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
         })
       })
 
+      it('users.findMany: the users of the ids that exist, in the order asked, in one query', async () => {
+        await withStore(async ({ store, statements }) => {
+          const ada = await store.users.create(person(Role.Admin, 'ada@example.com'))
+          const bob = await store.users.create(person(Role.Customer, 'bob@example.com'))
+          assert.deepEqual(await store.users.findMany([]), [])
+          const before = statements?.() ?? 0
+          assert.deepEqual(await store.users.findMany([bob.id, 987654, ada.id]), [bob, ada])
+          if (statements !== undefined) assert.equal(statements() - before, 1)
+        })
+      })
+
       it('a unique violation becomes a ValidationError on the field (422), emails compared case-insensitively', async () => {
         await withStore(async ({ store }) => {
           const ada = await store.users.create(person(Role.Admin, 'ada@example.com'))

@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { ForbiddenError, isAdmin, UnauthenticatedError, ValidationError } from '@helpdesk/core'
+import { actsAsAdmin, ForbiddenError, ValidationError } from '@helpdesk/core'
 import { parseMail, receiveRaw } from '@helpdesk/mail'
 import { actorOf } from '../../http/authentication.js'
 import { pagedResponse } from '../../http/list-request.js'
@@ -40,8 +40,7 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
   function mayPostInbound (request: FastifyRequest): void {
     const given = request.headers['x-helpdesk-inbound-secret']
     if (secret !== undefined && secret !== '' && typeof given === 'string' && sameSecret(given, secret)) return
-    if (request.actor === null) throw new UnauthenticatedError()
-    if (!isAdmin(request.actor)) throw new ForbiddenError('Only administrators (or a caller with the inbound secret) may post mail.')
+    if (!actsAsAdmin(actorOf(request))) throw new ForbiddenError('Only administrators (or a caller with the inbound secret) may post mail.')
   }
 
   // Its own scope: the raw-MIME body parsers must not reach the JSON routes.
