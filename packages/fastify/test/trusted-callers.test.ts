@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { ForbiddenError, NotFoundError, UserStatus, ValidationError, SYSTEM } from '@helpdesk/core'
+import { ForbiddenError, jobQuery, NotFoundError, UserStatus, ValidationError, SYSTEM } from '@helpdesk/core'
 import { buildApp, eachDialect } from './helpers.js'
 
 // The service methods and the `maintenance` port that trusted callers (the CLI, the plugin's host
@@ -71,9 +71,9 @@ eachDialect((dialect) => {
       assert.deepEqual(categories.items.map((c) => c.name), ['General'])
       const [id] = await h.store.jobs.enqueue([{ type: 'test.job', payload: {} }])
       await h.store.jobs.fail(id!, 'boom', null)
-      assert.deepEqual((await h.helpdesk.jobs.list({ status: ['failed'] })).map((j) => j.id), [id])
+      assert.deepEqual((await h.helpdesk.jobs.list(jobQuery({ status: ['failed'] }))).items.map((j) => j.id), [id])
       assert.equal(await h.helpdesk.jobs.retry(id!), true)
-      assert.deepEqual((await h.helpdesk.jobs.list({ status: ['pending'], type: 'test.job' })).map((j) => j.id), [id])
+      assert.deepEqual((await h.helpdesk.jobs.list(jobQuery({ status: ['pending'], type: 'test.job' }))).items.map((j) => j.id), [id])
       assert.equal(await h.helpdesk.jobs.retry(999999), false)
     })
   })
