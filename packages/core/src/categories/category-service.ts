@@ -5,7 +5,7 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import { knowledgeBaseScope } from '../knowledge-base/knowledge-base-policy.js'
 import { canManageCategories, ensure } from '../users/user-policy.js'
-import { actsAsStaff, requirePerson, toActor, type ActorInput } from '../users/actor.js'
+import { actsAsStaff, requirePerson, type ActorInput } from '../users/actor.js'
 import { checkCategoryInput, positionsFromOrder, type Category, type CategoryCountScope, type CategoryInput, staffCategoryCounts } from './category.js'
 
 /** Counts of the knowledge base a category include may report. */
@@ -33,8 +33,7 @@ export class CategoryService {
    * read (their purchase standing is looked up only when such a count is asked for).
    * Categories are read by people and the system only (401 for the anonymous).
    */
-  private async countScope (input: ActorInput, query: ListQuery): Promise<CategoryCountScope> {
-    const actor = toActor(input)
+  private async countScope (actor: ActorInput, query: ListQuery): Promise<CategoryCountScope> {
     if (actsAsStaff(actor)) return staffCategoryCounts
     const person = requirePerson(actor)
     const knowledgeBase = query.include.some((name) => knowledgeBaseCounts.includes(name))
