@@ -13,7 +13,7 @@ import { LIMITS, Role, UserStatus, type User } from './user.js'
  * (`auth.register`), staff opening a ticket for a new email
  * (`tickets.create`), a mail from an unknown sender (inbound mail, and an
  * administrator releasing a held one), imports, and volume seeding
- * (`customers.createMany`, the explicit batch). Each emits one
+ * (`customers.createMany`, the explicit batch; imports use `CustomerBatch`). Each emits one
  * `Customers.CustomerCreated` inside the transaction that creates the
  * customer (event log, webhooks), so no door can forget it.
  */
@@ -45,6 +45,30 @@ export async function insertCustomers (ctx: ServiceContext, tx: Store, rows: New
   const customers = await tx.users.findMany(ids)
   await ctx.events.emitMany(tx, customers.map((customer) => createdEvent(customer, by)))
   return ids
+}
+
+/**
+ * Customers created one at a time inside one bulk change that needs each id
+ * at once (an import batch, whose tickets name their owners): `create`
+ * inserts the customer, `emit` raises the `CustomerCreated` of all of them
+ * together (`EventBus.emitMany`) inside `tx`; call it before the transaction
+ * ends.
+ */
+export class CustomerBatch {
+  private readonly events: CustomerEvent[] = []
+
+  constructor (private readonly ctx: ServiceContext, private readonly tx: Store, private readonly by: ActorInput) {}
+
+  async create (row: NewUser): Promise<User> {
+    if (row.role !== Role.Customer) throw new Error('CustomerBatch creates customers only')
+    const customer = await this.tx.users.create(row)
+    this.events.push(createdEvent(customer, this.by))
+    return customer
+  }
+
+  async emit (): Promise<void> {
+    await this.ctx.events.emitMany(this.tx, this.events.splice(0))
+  }
 }
 
 /**
