@@ -16,7 +16,7 @@ import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role } from '../packages/core/dist/index.js'
+import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, SYSTEM } from '../packages/core/dist/index.js'
 import { createKnexStore } from '../packages/store-knex/dist/index.js'
 import { openStream, type SseStream } from '../packages/fastify/test/sse-client.js'
 import { pgAdminUrl, type Db } from './bench-data.js'
@@ -80,11 +80,11 @@ async function people (url: string): Promise<{ admin: string, customers: Array<{
     await store.migrate()
     const helpdesk = createHelpdesk({ store, hasher: createArgon2Hasher({ memoryCost: 1024, timeCost: 1 }), fileStorage: createLocalFileStorage(tmpdir()) })
     const password = 'bench password'
-    const adminUser = await helpdesk.agents.create(null, { first_name: 'Bench', last_name: 'Admin', email: 'admin@bench.test', password }, Role.Admin, false)
+    const adminUser = await helpdesk.agents.create(SYSTEM, { first_name: 'Bench', last_name: 'Admin', email: 'admin@bench.test', password }, Role.Admin, false)
     const admin = (await helpdesk.auth.createToken(adminUser, 'bench')).token
     const customers: Array<{ id: number, token: string }> = []
     for (let i = 0; i < Math.ceil(clients / STREAMS_PER_USER); i++) {
-      const user = await helpdesk.customers.create(null, { first_name: 'Reader', last_name: String(i), email: `reader${i}@bench.test`, password }, false)
+      const user = await helpdesk.customers.create(SYSTEM, { first_name: 'Reader', last_name: String(i), email: `reader${i}@bench.test`, password }, false)
       customers.push({ id: user.id, token: (await helpdesk.auth.createToken(user, 'bench')).token })
     }
     return { admin, customers }

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { parseArgs } from 'node:util'
-import { createHelpdesk, gravatar } from '../packages/core/dist/index.js'
+import { createHelpdesk, gravatar, SYSTEM } from '../packages/core/dist/index.js'
 import { registerWebhookDelivery } from '../packages/fastify/dist/index.js'
 import { createKnexStore, createTestDatabase } from '../packages/store-knex/dist/index.js'
 
@@ -52,7 +52,7 @@ async function run (dialect: 'sqlite' | 'postgres'): Promise<{ dialect: string, 
     await store.migrate()
     const helpdesk = createHelpdesk({ store })
     const closeDelivery = registerWebhookDelivery(helpdesk, gravatar, { allowPrivateTargets: true, concurrency: CONCURRENCY })
-    await helpdesk.webhooks.create(null, { url: receiver.url, events: ['Tickets.TicketUpdated'] })
+    await helpdesk.webhooks.create(SYSTEM, { url: receiver.url, events: ['Tickets.TicketUpdated'] })
     // Enqueue: the events go through the recorder like any change (event log, delivery row, job), 100 per transaction.
     const enqueueStart = performance.now()
     for (let i = 0; i < EVENTS; i += 100) {

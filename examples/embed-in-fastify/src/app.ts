@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import cookie from '@fastify/cookie'
 import helpdesk from '@helpdesk/fastify'
-import { Role, type Helpdesk } from '@helpdesk/core'
+import { Role, systemActor, type Helpdesk } from '@helpdesk/core'
 import { createKnexStore, type KnexStore } from '@helpdesk/store-knex'
 
 /**
@@ -15,15 +15,18 @@ export const hostUsers = [
 
 type HostUser = typeof hostUsers[number]
 
+/** The host app acting on the help desk by itself (provisioning accounts): a system actor. */
+const HOST = systemActor('host-app')
+
 /** Creates the help-desk account of a host user the first time they use the help desk. */
 async function provision (desk: Helpdesk, user: HostUser): Promise<{ id: number }> {
   const existing = await desk.auth.findUser({ email: user.email })
   if (existing !== null) return existing
-  // The host owns authentication: the help-desk password is random and never used.
+  // The host owns authentication: the help-desk password is random and never used. The host's code acts as a trusted system.
   const input = { first_name: user.name[0], last_name: user.name[1], email: user.email, password: crypto.randomUUID() }
   return user.staff
-    ? await desk.agents.create(null, input, Role.Admin, false)
-    : await desk.customers.create(null, input, false)
+    ? await desk.agents.create(HOST, input, Role.Admin, false)
+    : await desk.customers.create(HOST, input, false)
 }
 
 export interface HostApp { app: FastifyInstance, store: KnexStore }

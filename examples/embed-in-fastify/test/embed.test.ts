@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createTestDatabase, testDialects } from '@helpdesk/store-knex'
+import { SYSTEM } from '@helpdesk/core'
 import helpdesk, { helpdeskErrors, isHelpdeskError, NotFoundError, ValidationError } from '@helpdesk/fastify'
 import { buildHostApp } from '../src/app.js'
 
@@ -18,7 +19,7 @@ for (const dialect of testDialects()) {
       const db = await createTestDatabase(dialect)
       const { app } = await buildHostApp({ databaseUrl: db.url })
       t.after(async () => { await app.close(); await db.drop() })
-      const category = await app.helpdesk.categories.create(null, { name: 'Orders' })
+      const category = await app.helpdesk.categories.create(SYSTEM, { name: 'Orders' })
 
       const anonymous = await app.inject({ method: 'GET', url: '/support/api/tickets' })
       assert.equal(anonymous.statusCode, 401)
@@ -79,7 +80,7 @@ for (const dialect of testDialects()) {
       const { app } = await buildHostApp({ databaseUrl: db.url })
       try {
         // A host calling the services directly gets the same errors the HTTP API maps to statuses.
-        const invalid = await app.helpdesk.categories.create(null, { name: '' }).catch((error: unknown) => error)
+        const invalid = await app.helpdesk.categories.create(SYSTEM, { name: '' }).catch((error: unknown) => error)
         assert.ok(isHelpdeskError(invalid, 'HD_VALIDATION'), String(invalid))
         assert.ok(invalid instanceof ValidationError)
         assert.equal(invalid.statusCode, 422)

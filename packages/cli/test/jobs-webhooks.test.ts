@@ -57,5 +57,28 @@ for (const dialect of testDialects()) {
         await store.close()
       }
     })
+
+    it('lists jobs newest first through the jobs list, past one page when --limit asks for more, by status and type', async (t) => {
+      const db = await testDatabase(t, dialect)
+      assert.equal(await run(['migrate', '--database', db.url], captureIo()), 0)
+      const store = createKnexStore({ url: db.url })
+      try {
+        const ids = await store.jobs.enqueue(Array.from({ length: 130 }, (_, i) => ({ type: i % 2 === 0 ? 'report.even' : 'report.odd' })))
+        const listed = async (...args: string[]): Promise<number[]> => {
+          const io = captureIo()
+          assert.equal(await run(['jobs', '--database', db.url, '--json', ...args], io), 0, io.stderr.join('\n'))
+          return (JSON.parse(io.stdout[0]!) as Array<{ id: number }>).map((job) => job.id)
+        }
+        assert.deepEqual(await listed(), ids.slice(-50).reverse(), 'the newest 50 by default')
+        assert.deepEqual(await listed('--limit', '120'), ids.slice(-120).reverse())
+        assert.deepEqual(await listed('--limit', '500', '--type', 'report.odd'), ids.filter((_, i) => i % 2 === 1).reverse())
+        assert.deepEqual(await listed('--status', 'done'), [])
+        const bad = captureIo()
+        assert.equal(await run(['jobs', '--database', db.url, '--limit', '0'], bad), 1)
+        assert.deepEqual(bad.stderr, ['error: the limit must be a positive whole number, got "0"'])
+      } finally {
+        await store.close()
+      }
+    })
   })
 }

@@ -7,6 +7,7 @@ import nodemailer from 'nodemailer'
 import { SMTPServer } from 'smtp-server'
 import { eventually } from '@helpdesk/core/testing'
 import { createKnexStore, testDialects } from '@helpdesk/store-knex'
+import { mailList, parseListQuery } from '@helpdesk/core'
 import { CliError, loadConfig } from '../src/config.js'
 import { mailTest } from '../src/commands/mail-test.js'
 import { rotateReplyKey } from '../src/commands/mail-rotate-reply-key.js'
@@ -161,7 +162,7 @@ describe('mail on the command line', () => {
 
     const check = createKnexStore({ url: db.url })
     t.after(async () => { await check.close() })
-    const inbound = await check.mail.list({ direction: 'in', limit: 10, offset: 0 })
+    const inbound = await check.mail.list('in', parseListQuery(mailList, {}))
     assert.equal(inbound.items[0]?.status, 'processed')
     assert.equal((await check.tickets.findById(inbound.items[0]?.ticket_id ?? 0))?.title, 'Through serve')
   })

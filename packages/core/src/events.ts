@@ -13,7 +13,13 @@ export interface DomainEvent {
   [key: string]: unknown
 }
 
-export type EventRecorder = (tx: Store, event: DomainEvent) => Promise<void>
+/**
+ * Records one event inside its transaction. `many`, when a recorder has it,
+ * records the events of one bulk change together (`EventBus.emitMany`).
+ */
+export type EventRecorder = ((tx: Store, event: DomainEvent) => Promise<void>) & {
+  many?: (tx: Store, events: readonly DomainEvent[]) => Promise<void>
+}
 export type EventSubscriber = (event: DomainEvent) => void | Promise<void>
 
 export class EventBus {
@@ -51,6 +57,22 @@ export class EventBus {
     const queue = this.pending.get(tx)
     if (queue !== undefined) queue.push(event)
     else this.deliver([event])
+  }
+
+  /**
+   * Emits the events of one bulk change (e.g. customers created in a batch),
+   * in order, inside a transaction opened by `transaction()`: each recorder
+   * takes them all at once when it can (`EventRecorder.many`), else one by one.
+   */
+  async emitMany (tx: Store, events: readonly DomainEvent[]): Promise<void> {
+    if (events.length === 0) return
+    for (const recorder of this.recorders) {
+      if (recorder.many !== undefined) await recorder.many(tx, events)
+      else for (const event of events) await recorder(tx, event)
+    }
+    const queue = this.pending.get(tx)
+    if (queue !== undefined) queue.push(...events)
+    else this.deliver([...events])
   }
 
   /** Opens a transaction whose emitted events reach subscribers once it commits. */

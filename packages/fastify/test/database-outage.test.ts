@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify from 'fastify'
-import { createHelpdesk, createLocalFileStorage, Role } from '@helpdesk/core'
+import { createHelpdesk, createLocalFileStorage, Role, SYSTEM } from '@helpdesk/core'
 import { createKnexStore } from '@helpdesk/store-knex'
 import helpdeskPlugin, { frameworkErrors } from '../src/index.js'
 import { testHasher } from './helpers.js'
@@ -40,7 +40,7 @@ describe('database outage on PostgreSQL', () => {
       await store.close()
       rmSync(storage, { recursive: true, force: true })
     })
-    const admin = await helpdesk.agents.create(null, { first_name: 'Ada', last_name: 'Admin', email: 'ada@example.com', password: 'secret123' }, Role.Admin, false)
+    const admin = await helpdesk.agents.create(SYSTEM, { first_name: 'Ada', last_name: 'Admin', email: 'ada@example.com', password: 'secret123' }, Role.Admin, false)
     const { token } = await helpdesk.auth.createToken(admin, 'outage')
     const category = await helpdesk.categories.create(admin, { name: 'Outage' })
     const customer = await helpdesk.customers.create(admin, { first_name: 'Cy', last_name: 'Customer', email: 'cy@example.com', password: 'secret123', password_confirmation: 'secret123' })

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { formatDateTime, generateToken, hashToken, type AccountTokenPurpose } from '@helpdesk/core'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { totp } from './totp.js'
+import { SYSTEM } from '@helpdesk/core'
 
 /** One request per foundation route: `route` is the registered pattern it exercises. */
 interface Step { route: string, url: string, payload?: unknown, token?: string }
@@ -26,8 +27,8 @@ async function steps (h: TestApp): Promise<Step[]> {
   const customer = await h.user('customer')
   const victim = await h.user('customer')
   const doomedAgent = await h.user('agent')
-  const category = await h.helpdesk.categories.create(null, { name: 'Walk' })
-  const doomedCategory = await h.helpdesk.categories.create(null, { name: 'Doomed' })
+  const category = await h.helpdesk.categories.create(SYSTEM, { name: 'Walk' })
+  const doomedCategory = await h.helpdesk.categories.create(SYSTEM, { name: 'Doomed' })
   const note = await h.helpdesk.customers.addNote(admin.user, customer.user.id, 'first note')
   const spare = await h.helpdesk.auth.createToken(admin.user, 'spare')
   const spareSession = await h.helpdesk.auth.authenticate((await h.helpdesk.auth.login('walk-admin@example.com', 'secret123')).token)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestContext } from 'node:test'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
-import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, type Clock, type Helpdesk, type User } from '@helpdesk/core'
+import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, type Clock, type Helpdesk, type User, SYSTEM } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '@helpdesk/store-knex'
 import helpdeskPlugin, { frameworkErrors, type HelpdeskPluginCommonOptions, type HelpdeskServiceOptions } from '../src/index.js'
 
@@ -119,8 +119,8 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
         password: overrides.password ?? 'secret123'
       }
       const user = role === 'customer'
-        ? await helpdesk.customers.create(null, input, false)
-        : await helpdesk.agents.create(null, input, role === 'admin' ? Role.Admin : Role.Agent, false)
+        ? await helpdesk.customers.create(SYSTEM, input, false)
+        : await helpdesk.agents.create(SYSTEM, input, role === 'admin' ? Role.Admin : Role.Agent, false)
       const { token } = await helpdesk.auth.createToken(user, 'test')
       return { user, token, headers: { authorization: `Bearer ${token}` } }
     },

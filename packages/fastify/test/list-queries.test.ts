@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Role, UserStatus } from '@helpdesk/core'
+import { Role, UserStatus, SYSTEM } from '@helpdesk/core'
 import { createTicket } from './fixtures.js'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectStatus } from './http-assertions.js'
@@ -107,7 +107,7 @@ eachDialect((dialect) => {
         const { user, token } = await h.user('admin')
         const ids = await seedCustomers(h, 100)
         for (const id of ids.slice(0, 30)) await h.store.customerNotes.create({ customer_id: id, creator_id: user.id, text: 'n' })
-        const category = (await h.helpdesk.categories.create(null, { name: 'Support' })).id
+        const category = (await h.helpdesk.categories.create(SYSTEM, { name: 'Support' })).id
         for (const id of [ids[0]!, ids[0]!, ids[99]!]) await createTicket(h, user, (await h.store.users.findById(id))!, category)
         const include = 'include=tickets-count,notes-count'
         const small = await countList(h, token, `/api/v1/customers?${include}`, 15)
@@ -148,7 +148,7 @@ eachDialect((dialect) => {
       it('costs the same number of queries for category pages with agents-count', async (t) => {
         const h = await buildApp(t, dialect)
         const admin = await h.user('admin')
-        for (let i = 0; i < 100; i++) await h.helpdesk.categories.create(null, { name: `Category ${i}` })
+        for (let i = 0; i < 100; i++) await h.helpdesk.categories.create(SYSTEM, { name: `Category ${i}` })
         const small = await countList(h, admin.token, '/api/v1/categories?include=agents-count', 15)
         const large = await countList(h, admin.token, '/api/v1/categories?include=agents-count&per_page=100', 100)
         assert.equal(large, small)

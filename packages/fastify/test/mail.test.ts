@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert'
 import { describe, it } from 'node:test'
+import { jobQuery } from '@helpdesk/core'
 import { eachDialect } from './helpers.js'
 import { expectStatus } from './http-assertions.js'
 import { mailDesk, rawMail, SALES, SUPPORT, type MailDesk } from './mail-fixtures.js'
@@ -101,7 +102,7 @@ eachDialect((dialect) => {
       assert.equal(failed.length, 2)
       assert.match(failed[0].error, /451|busy/i)
       d.capture.refuse(false)
-      const jobs = await d.h.store.jobs.list({ type: 'mail.send' })
+      const jobs = (await d.h.store.jobs.list(jobQuery({ type: 'mail.send', perPage: 100 }))).items
       for (const job of jobs) await d.h.store.jobs.retry(job.id)
       await d.send()
       const sent = expectStatus(await d.h.inject({ method: 'GET', url: '/api/v1/mail/messages?status=sent', token: d.admin.token }), 200).data

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { DomainEvent } from '@helpdesk/core'
+import { SYSTEM, type DomainEvent } from '@helpdesk/core'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectError, expectUnauthenticated, expectValidation } from './http-assertions.js'
 import { notificationsOf, notificationTypes } from './notification-fixtures.js'
@@ -17,7 +17,7 @@ async function emit (h: TestApp, event: DomainEvent, fail = false): Promise<void
 }
 
 async function category (h: TestApp, name = 'Billing'): Promise<{ id: number, name: string }> {
-  const created = await h.helpdesk.categories.create(null, { name })
+  const created = await h.helpdesk.categories.create(SYSTEM, { name })
   return { id: created.id, name: created.name }
 }
 

@@ -1,7 +1,7 @@
 import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
-import { createHelpdesk } from '@helpdesk/core'
+import { createHelpdesk, SYSTEM } from '@helpdesk/core'
 import { createKnexStore } from '@helpdesk/store-knex'
 import helpdeskPlugin from '../src/index.js'
 import { buildApp, eachDialect, testHasher, type TestApp } from './helpers.js'
@@ -89,7 +89,7 @@ eachDialect((dialect) => {
       const admin = await h.user('admin')
       const agent = await h.user('agent')
       const customer = await h.user('customer')
-      const category = (await h.helpdesk.categories.create(null, { name: 'Refunds' })).id
+      const category = (await h.helpdesk.categories.create(SYSTEM, { name: 'Refunds' })).id
       const ticket = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/tickets', token: customer.token, payload: { category, title: 'Money back', body: 'Please.' } }), 201).data
       const listed = async (): Promise<number> => expectStatus(await h.inject({ method: 'GET', url: '/api/v1/tickets', token: agent.token }), 200).meta.total
       assert.equal(await listed(), 0)

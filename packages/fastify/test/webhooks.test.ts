@@ -2,7 +2,7 @@ import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createHelpdesk, gravatar, verifyWebhookSignature, type Helpdesk } from '@helpdesk/core'
+import { createHelpdesk, gravatar, verifyWebhookSignature, SYSTEM, type Helpdesk } from '@helpdesk/core'
 import { createKnexStore } from '@helpdesk/store-knex'
 import { registerWebhookDelivery } from '../src/index.js'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
@@ -304,8 +304,8 @@ eachDialect((dialect) => {
         assert.match(errors.url![0]!, /public address/, url)
       }
       // Created behind the check's back (or DNS changed since): the delivery refuses to connect.
-      const { endpoint } = await h.helpdesk.webhooks.create(null, { url: `http://localhost:${hook.port}/hook`, events: ['*'] })
-      const literal = await h.helpdesk.webhooks.create(null, { url: hook.url, events: ['*'] })
+      const { endpoint } = await h.helpdesk.webhooks.create(SYSTEM, { url: `http://localhost:${hook.port}/hook`, events: ['*'] })
+      const literal = await h.helpdesk.webhooks.create(SYSTEM, { url: hook.url, events: ['*'] })
       await postTicket(h, d.alice.token, { category: d.billing })
       await h.helpdesk.jobs.runDue()
       assert.equal(hook.received.length, 0)

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import assert from 'node:assert/strict'
-import { createHelpdesk, formatDateTime, JobRunner, type Clock, type Job } from '@helpdesk/core'
+import { createHelpdesk, formatDateTime, jobQuery, JobRunner, type Clock, type Job } from '@helpdesk/core'
 import { eventually } from '@helpdesk/core/testing'
 import { createKnexStore, testDialects } from '../src/index.js'
 import { testStore } from './test-store.js'
@@ -24,7 +24,7 @@ for (const dialect of testDialects()) {
         await tx.jobs.enqueue([{ type: 'test.job', payload: { n: 1 } }])
         throw new Error('rollback')
       }), /rollback/)
-      assert.deepEqual(await store.jobs.list({}), [])
+      assert.deepEqual((await store.jobs.list(jobQuery({ perPage: 100 }))).items, [])
       const [id] = await store.transaction(async (tx) => await tx.jobs.enqueue([{ type: 'test.job', payload: { n: 2 } }]))
       const job = await store.jobs.findById(id!)
       assert.equal(job?.status, 'pending')
@@ -38,7 +38,7 @@ for (const dialect of testDialects()) {
       const [first] = await store.jobs.enqueue([{ type: 'test.job', uniqueKey: 'only-one' }])
       const [again] = await store.jobs.enqueue([{ type: 'test.job', uniqueKey: 'only-one' }])
       assert.equal(again, first)
-      assert.equal((await store.jobs.list({ status: ['pending'] })).length, 1)
+      assert.equal(((await store.jobs.list(jobQuery({ status: ['pending'], perPage: 100 }))).items).length, 1)
       const [claimed] = await store.jobs.claim({ types: ['test.job'], limit: 5, leaseMs: 60_000, workerId: 'w' })
       assert.equal(claimed?.id, first)
       assert.equal((await store.jobs.enqueue([{ type: 'test.job', uniqueKey: 'only-one' }]))[0], first, 'running counts too')
@@ -90,7 +90,7 @@ for (const dialect of testDialects()) {
       job = await store.jobs.findById(id!)
       assert.equal(job?.status, 'failed')
       assert.equal(job?.attempts, 3)
-      assert.deepEqual((await store.jobs.list({ status: ['failed'] })).map((j) => j.id), [id])
+      assert.deepEqual(((await store.jobs.list(jobQuery({ status: ['failed'], perPage: 100 }))).items).map((j) => j.id), [id])
       succeed = true
       assert.equal(await store.jobs.retry(id!), true)
       assert.equal(await store.jobs.retry(99_999), false)
@@ -121,7 +121,7 @@ for (const dialect of testDialects()) {
       await eventually('one job to run', () => running === 1, { timeoutMs: 5000, intervalMs: 10 })
       await runner.stop()
       assert.equal(done, 8)
-      assert.equal((await store.jobs.list({ status: ['done'] })).length, 8)
+      assert.equal(((await store.jobs.list(jobQuery({ status: ['done'], perPage: 100 }))).items).length, 8)
     })
 
     it('survives kill -9: a job whose worker process died is claimed again once its lease expires', async (t) => {
@@ -161,7 +161,7 @@ for (const dialect of testDialects()) {
       await sleep(200)
       await Promise.all(runners.map(async (r) => { await r.stop() }))
       assert.equal(runs, 1)
-      const jobs = await store.jobs.list({ type: 'tidy' })
+      const jobs = (await store.jobs.list(jobQuery({ type: 'tidy', perPage: 100 }))).items
       assert.deepEqual(jobs.map((j) => [j.status, j.uniqueKey, j.run_at]), [
         ['pending', 'recurring:tidy', formatDateTime(new Date(clock.now().getTime() + 3_600_000))],
         ['done', 'recurring:tidy', formatDateTime(clock.now())]
@@ -175,7 +175,7 @@ for (const dialect of testDialects()) {
       helpdesk.jobs.start({ pollMs: 60_000 })
       await sleep(300)
       await helpdesk.jobs.stop()
-      const recurring = (await store.jobs.list({})).filter((j) => j.uniqueKey !== null).map((j) => `${j.type}:${j.status}`).sort()
+      const recurring = ((await store.jobs.list(jobQuery({ perPage: 100 }))).items).filter((j) => j.uniqueKey !== null).map((j) => `${j.type}:${j.status}`).sort()
       assert.deepEqual(recurring, [
         'events.prune:done', 'events.prune:pending', 'tokens.prune:done', 'tokens.prune:pending', 'uploads.prune:done', 'uploads.prune:pending',
         'webhooks.prune:done', 'webhooks.prune:pending'

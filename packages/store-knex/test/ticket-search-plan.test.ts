@@ -1,6 +1,6 @@
 import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { createHelpdesk, parseListQuery, Role, ticketList, type Helpdesk, type Page, type Ticket, type User } from '@helpdesk/core'
+import { createHelpdesk, parseListQuery, Role, ticketList, type Helpdesk, type Page, type Ticket, type User, SYSTEM } from '@helpdesk/core'
 import { testDialects, type KnexStore } from '../src/index.js'
 import { planTicketSearch, SEARCH_COUNT_LIMIT } from '../src/repositories/ticket-search.js'
 import { migratedStore } from './test-store.js'
@@ -20,7 +20,7 @@ interface Seeded { store: KnexStore, helpdesk: Helpdesk, admin: User, owners: Us
 async function seeded (t: TestContext, dialect: 'sqlite' | 'postgres'): Promise<Seeded> {
   const store = await migratedStore(t, dialect)
   const helpdesk = createHelpdesk({ store })
-  const category = await helpdesk.categories.create(null, { name: 'General' })
+  const category = await helpdesk.categories.create(SYSTEM, { name: 'General' })
   const owners: User[] = []
   for (let i = 0; i < OWNERS; i++) {
     owners.push(await store.users.create({ role: Role.Customer, first_name: `First${i}`, last_name: `Last${i}`, email: `owner${i}@example.com`, status: 1, password_hash: null }))

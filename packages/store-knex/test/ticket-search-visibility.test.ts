@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createHelpdesk, parseListQuery, Role, ticketList, type Helpdesk, type User } from '@helpdesk/core'
+import { createHelpdesk, parseListQuery, Role, ticketList, type Helpdesk, type User, SYSTEM } from '@helpdesk/core'
 import { testDialects } from '../src/index.js'
 import { migrationSource } from '../src/migrations/index.js'
 import { migratedStore } from './test-store.js'
@@ -17,7 +17,7 @@ for (const dialect of testDialects()) {
     it('is written by imports and backfilled by its migration', async (t) => {
       const store = await migratedStore(t, dialect)
       const helpdesk = createHelpdesk({ store })
-      const category = await helpdesk.categories.create(null, { name: 'General' })
+      const category = await helpdesk.categories.create(SYSTEM, { name: 'General' })
       const person = async (name: string, role = Role.Customer): Promise<User> =>
         await store.users.create({ role, first_name: name, last_name: 'Tester', email: `${name.toLowerCase()}@mail.test`, status: 1, password_hash: null })
       const [alice, bob, admin] = [await person('Alice'), await person('Bob'), await person('Ada', Role.Admin)]

@@ -5,8 +5,7 @@ import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   createArgon2Hasher, createHelpdesk, createLocalFileStorage, noPermissions, notificationList, parseListQuery, Role,
-  type Comment, type CommentInput, type Helpdesk, type PermissionKey, type Ticket, type TicketInput, type User
-} from '@helpdesk/core'
+  type Comment, type CommentInput, type Helpdesk, type PermissionKey, type Ticket, type TicketInput, type User, SYSTEM } from '@helpdesk/core'
 import type { KnexStore } from '../src/index.js'
 import { migratedStore } from './test-store.js'
 
@@ -51,8 +50,8 @@ export async function deskOn (t: TestContext, dialect: 'sqlite' | 'postgres'): P
 export async function person (helpdesk: Helpdesk, role: 'admin' | 'agent' | 'customer', first = 'First', last = `Last${++counter}`): Promise<User> {
   const input = { first_name: first, last_name: last, email: `${role}${++counter}-${first.toLowerCase()}@use-cases.test`, password: 'secret123' }
   return role === 'customer'
-    ? await helpdesk.customers.create(null, input, false)
-    : await helpdesk.agents.create(null, input, role === 'admin' ? Role.Admin : Role.Agent, false)
+    ? await helpdesk.customers.create(SYSTEM, input, false)
+    : await helpdesk.agents.create(SYSTEM, input, role === 'admin' ? Role.Admin : Role.Agent, false)
 }
 
 /** The user with `keys` granted (a fresh object: nothing remembered about the old one). */

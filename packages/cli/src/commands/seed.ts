@@ -5,6 +5,7 @@ import type { CliIo } from '../io.js'
 import type { DemoContentSummary } from '../seed/demo-content.js'
 import type { VolumePlan } from '../seed/seed-data.js'
 import type { VolumeSummary } from '../seed/seed-volume.js'
+import { CLI_ACTOR } from '../cli-actor.js'
 
 /** The demo accounts `helpdesk seed` creates (printed, and used by the README's curl tour). */
 export const DEMO_ACCOUNTS = [
@@ -80,10 +81,10 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   await withHelpdesk(config.databaseUrl, async (helpdesk) => {
     const users = []
     for (const account of DEMO_ACCOUNTS) users.push({ account, ...await ensureUser(helpdesk, account) })
-    const existing = await helpdesk.categories.list(null, { include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
+    const existing = await helpdesk.categories.list(CLI_ACTOR, { include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
     const categories: Category[] = existing.items.filter((c) => DEMO_CATEGORIES.includes(c.name))
     for (const name of DEMO_CATEGORIES) {
-      if (!categories.some((c) => c.name === name)) categories.push(await helpdesk.categories.create(null, { name }))
+      if (!categories.some((c) => c.name === name)) categories.push(await helpdesk.categories.create(CLI_ACTOR, { name }))
     }
     const categoryIds = categories.map((c) => c.id)
     let demo: DemoContentSummary | null = null
@@ -92,7 +93,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
       const customers = [users[2]!.user]
       for (const person of DEMO_CUSTOMERS) customers.push((await ensureUser(helpdesk, { role: 'customer', password, ...person })).user)
       // The agent answers in every demo category.
-      await helpdesk.agents.setCategories(null, users[1]!.user.id, categoryIds)
+      await helpdesk.agents.setCategories(CLI_ACTOR, users[1]!.user.id, categoryIds)
       demo = await seedDemoContent(helpdesk, { admin: users[0]!.user, agent: users[1]!.user, customers, password }, categories)
     }
     let volume: VolumeSummary | null = null
@@ -106,7 +107,7 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
     }
     const agent = users.find((u) => u.account.role === 'agent')
     const agentCategories = [...new Set([...categoryIds, ...(volume?.categoryIds ?? [])])]
-    if (agent !== undefined) await helpdesk.agents.setCategories(null, agent.user.id, agentCategories)
+    if (agent !== undefined) await helpdesk.agents.setCategories(CLI_ACTOR, agent.user.id, agentCategories)
     if (options.json === true) {
       io.out(JSON.stringify({
         accounts: DEMO_ACCOUNTS.map(({ role, email, password }) => ({ role, email, password })),

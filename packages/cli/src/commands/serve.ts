@@ -5,6 +5,7 @@ import type { ConfigFlags, HelpdeskConfig } from '../config.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
 import type { ImapPoller, SmtpListener } from '@helpdesk/mail'
+import { CLI_ACTOR } from '../cli-actor.js'
 
 export type ServeOptions = ConfigFlags & { json?: boolean, workers?: boolean }
 
@@ -155,7 +156,7 @@ async function bootstrapAdmin (helpdesk: Helpdesk): Promise<{ email: string, pas
   const password = randomBytes(9).toString('base64url')
   const email = 'admin@example.com'
   if (await helpdesk.auth.findUser({ email }) !== null) return null
-  await helpdesk.agents.create(null, { first_name: 'Admin', last_name: 'User', email, password }, Role.Admin, false)
+  await helpdesk.agents.create(CLI_ACTOR, { first_name: 'Admin', last_name: 'User', email, password }, Role.Admin, false)
   return { email, password }
 }
 

@@ -2,6 +2,7 @@ import { Command } from 'commander'
 import { CliError } from '../config-file.js'
 import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
+import { CLI_ACTOR } from '../cli-actor.js'
 
 export interface WebhooksCreateOptions {
   database?: string, config?: string, url: string, events?: string, description?: string, allowPrivateTargets?: boolean, json?: boolean
@@ -18,7 +19,7 @@ export async function createWebhook (options: WebhooksCreateOptions, io: CliIo):
   }
   const events = (options.events ?? '*').split(',').map((e) => e.trim()).filter((e) => e !== '')
   return await withConfiguredHelpdesk(options, async (helpdesk) => {
-    const { endpoint, secret } = await helpdesk.webhooks.create(null, { url: options.url, events, description: options.description ?? null })
+    const { endpoint, secret } = await helpdesk.webhooks.create(CLI_ACTOR, { url: options.url, events, description: options.description ?? null })
     if (options.json === true) io.out(JSON.stringify({ ...endpoint, secret }))
     else io.out(`Webhook ${endpoint.id} created for ${endpoint.url}.\nSigning secret (shown once): ${secret}`)
     return { id: endpoint.id, secret }

@@ -2,13 +2,14 @@ import { Command } from 'commander'
 import { CliError } from '../config-file.js'
 import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
+import { CLI_ACTOR } from '../cli-actor.js'
 
 export interface WebhooksDeleteOptions { database?: string, config?: string, json?: boolean }
 
 export async function deleteWebhook (id: string, options: WebhooksDeleteOptions, io: CliIo): Promise<void> {
   if (!/^\d+$/.test(id)) throw new CliError(`the webhook id must be a number, got "${id}"`)
   await withConfiguredHelpdesk(options, async (helpdesk) => {
-    await helpdesk.webhooks.delete(null, Number(id))
+    await helpdesk.webhooks.delete(CLI_ACTOR, Number(id))
     io.out(options.json === true ? JSON.stringify({ id: Number(id), deleted: true }) : `Webhook ${id} deleted.`)
   })
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander'
 import { CliError } from '../config-file.js'
 import { configOption, databaseOption, withConfiguredHelpdesk } from '../command-options.js'
 import type { CliIo } from '../io.js'
+import { CLI_ACTOR } from '../cli-actor.js'
 
 export interface WebhooksRotateOptions { database?: string, config?: string, overlap?: string, json?: boolean }
 
@@ -10,7 +11,7 @@ export async function rotateWebhook (id: string, options: WebhooksRotateOptions,
   if (!/^\d+$/.test(id)) throw new CliError(`the webhook id must be a number, got "${id}"`)
   if (options.overlap !== undefined && !/^\d+$/.test(options.overlap)) throw new CliError(`--overlap must be a number of seconds, got "${options.overlap}"`)
   return await withConfiguredHelpdesk(options, async (helpdesk) => {
-    const { endpoint, secret } = await helpdesk.webhooks.rotateSecret(null, Number(id), options.overlap !== undefined ? Number(options.overlap) : undefined)
+    const { endpoint, secret } = await helpdesk.webhooks.rotateSecret(CLI_ACTOR, Number(id), options.overlap !== undefined ? Number(options.overlap) : undefined)
     io.out(options.json === true ? JSON.stringify({ id: endpoint.id, secret }) : `New signing secret of webhook ${endpoint.id} (shown once): ${secret}`)
     return secret
   })

@@ -1,6 +1,7 @@
 import type { Helpdesk } from '@helpdesk/core'
 import { CliError } from '../config.js'
 import { VolumeData, type SeedRefs, type VolumePlan } from './seed-data.js'
+import { CLI_ACTOR } from '../cli-actor.js'
 
 /** Every generated customer and agent can log in with this password. */
 export const VOLUME_PASSWORD = 'seed-password'
@@ -22,7 +23,8 @@ export interface VolumeSummary {
 
 /**
  * Writes a plan's categories, agents, customers and tickets (with comments)
- * through the services' bulk paths: customers share one password hash, and
+ * through the services' bulk paths: customers share one password hash (each
+ * with its `CustomerCreated`, their events appended together), and
  * tickets go through `tickets.importMany` (validated, sanitised, indexed for
  * search), a batch per transaction. `onProgress` hears (records written, total).
  */
@@ -43,10 +45,10 @@ export async function seedVolume (helpdesk: Helpdesk, plan: VolumePlan, onProgre
     throw new CliError(`this database already holds the data of --seed ${plan.seed} (${first.email} exists): use another --seed or a fresh database`)
   }
   // Staff are few: created together with the shared hash, then each given their categories.
-  const agentIds = await helpdesk.agents.createMany(agents.map((a) => a.person), hash)
+  const agentIds = await helpdesk.agents.createMany(CLI_ACTOR, agents.map((a) => a.person), hash)
   for (const [i, agentId] of agentIds.entries()) {
     const categories = agents[i]!.categories
-    await helpdesk.agents.setCategories(null, agentId, categories.map((c) => categoryIds[c] as number))
+    await helpdesk.agents.setCategories(CLI_ACTOR, agentId, categories.map((c) => categoryIds[c] as number))
     for (const c of categories) agentsByCategory[c]?.push(agentId)
     progress(1)
   }
@@ -55,7 +57,7 @@ export async function seedVolume (helpdesk: Helpdesk, plan: VolumePlan, onProgre
   for (let start = 0; start < plan.customers; start += CUSTOMER_BATCH) {
     const count = Math.min(CUSTOMER_BATCH, plan.customers - start)
     const people = Array.from({ length: count }, (_, k) => data.customer(start + k))
-    customerIds.push(...await helpdesk.customers.createMany(people, hash))
+    customerIds.push(...await helpdesk.customers.createMany(CLI_ACTOR, people, hash))
     progress(count)
   }
 
@@ -82,9 +84,9 @@ export async function seedVolume (helpdesk: Helpdesk, plan: VolumePlan, onProgre
 
 /** The categories with these names: existing ones are reused (the demo seed's overlap), missing ones created. */
 async function ensureCategories (helpdesk: Helpdesk, names: string[]): Promise<number[]> {
-  const existing = await helpdesk.categories.list(null, { include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
+  const existing = await helpdesk.categories.list(CLI_ACTOR, { include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
   const byName = new Map(existing.items.map((c) => [c.name, c.id]))
   const ids: number[] = []
-  for (const name of names) ids.push(byName.get(name) ?? (await helpdesk.categories.create(null, { name })).id)
+  for (const name of names) ids.push(byName.get(name) ?? (await helpdesk.categories.create(CLI_ACTOR, { name })).id)
   return ids
 }

@@ -8,7 +8,7 @@ import { REPLY_MARKER } from '../mail/inbound-rules.js'
 import type { Store } from '../store.js'
 import { formatDateTime } from '../time.js'
 import { normaliseEmail } from '../users/user-input.js'
-import { fullName, LIMITS, Role, UserStatus, type Actor, type User } from '../users/user.js'
+import { fullName, LIMITS, Role, UserStatus, type User } from '../users/user.js'
 import { generateToken, hashToken } from './api-token.js'
 import type { AccountTokenPurpose } from './account-token-store.js'
 import type { ResolvedSignInOptions } from './sign-in-options.js'
@@ -81,7 +81,7 @@ export class AccountService {
   }
 
   /** Mails the caller a new verification link while their address is unconfirmed. */
-  async requestVerification (actor: Actor): Promise<void> {
+  async requestVerification (actor: User): Promise<void> {
     if (actor.status !== UserStatus.Unconfirmed) throw ValidationError.field('email', 'Your email address is confirmed already.')
     await this.queue('verify-email', actor.email)
   }

@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import { formatDateTime } from '../time.js'
 import { checkedNewPersonRow, normaliseEmail, type NewPersonInput } from '../users/user-input.js'
-import { Role, UserStatus, type Actor, type User, type UserStatusNumber } from '../users/user.js'
+import { Role, UserStatus, type User, type UserStatusNumber } from '../users/user.js'
 import type { Store } from '../store.js'
 import { generateToken, hashToken, type ApiToken } from './api-token.js'
 import { allowActorMemo } from './actor-memo.js'
@@ -166,12 +166,12 @@ export class AuthService {
     return found
   }
 
-  async logout (tokenId: number, actor: Actor): Promise<void> {
+  async logout (tokenId: number, actor: User): Promise<void> {
     await this.ctx.store.tokens.deleteForUser(actor.id, tokenId)
   }
 
   /** The user's tokens, sessions included; expired ones (not yet removed by the `tokens.prune` job) are left out. */
-  async listTokens (actor: Actor): Promise<ApiToken[]> {
+  async listTokens (actor: User): Promise<ApiToken[]> {
     const now = this.ctx.clock.now().getTime()
     return (await this.ctx.store.tokens.listForUser(actor.id)).filter((token) => this.alive(timesOf(token), now))
   }
@@ -180,19 +180,19 @@ export class AuthService {
    * A page of the caller's live sessions (console cookies and login tokens; personal tokens are not
    * sessions), the one they are using (`currentTokenId`) marked `current`.
    */
-  async listSessions (actor: Actor, currentTokenId: number | null, query: ListQuery): Promise<Page<Session>> {
+  async listSessions (actor: User, currentTokenId: number | null, query: ListQuery): Promise<Page<Session>> {
     const now = this.ctx.clock.now().getTime()
     const page = await this.ctx.store.tokens.listSessions(actor.id, this.liveness(now), query)
     return { ...page, items: page.items.map((record) => this.presentSession(record, currentTokenId)) }
   }
 
   /** Ends one of the caller's sessions at once, on every instance; 404 when it is not one of theirs. */
-  async endSession (actor: Actor, sessionId: number): Promise<void> {
+  async endSession (actor: User, sessionId: number): Promise<void> {
     if (!await this.ctx.store.tokens.deleteSessionForUser(actor.id, sessionId)) throw new NotFoundError('Session')
   }
 
   /** Ends every session of the caller's but the one they are using (`currentTokenId`); returns how many ended. */
-  async endOtherSessions (actor: Actor, currentTokenId: number | null): Promise<number> {
+  async endOtherSessions (actor: User, currentTokenId: number | null): Promise<number> {
     return await this.ctx.store.tokens.deleteSessionsForUser(actor.id, currentTokenId)
   }
 
@@ -208,7 +208,7 @@ export class AuthService {
   }
 
   /** A personal token; 422 on `name` when the user already holds PERSONAL_TOKEN_LIMIT of them. */
-  async createToken (actor: Actor, name: string | null): Promise<IssuedToken> {
+  async createToken (actor: User, name: string | null): Promise<IssuedToken> {
     return await this.issuePersonal(actor.id, name)
   }
 
@@ -229,7 +229,7 @@ export class AuthService {
     return await this.ctx.store.users.findByEmail(normaliseEmail(ref.email))
   }
 
-  async deleteToken (actor: Actor, tokenId: number): Promise<void> {
+  async deleteToken (actor: User, tokenId: number): Promise<void> {
     const deleted = await this.ctx.store.tokens.deleteForUser(actor.id, tokenId)
     if (!deleted) throw new NotFoundError('Token')
   }

@@ -5,7 +5,8 @@ import type { SettingsService } from '../settings/settings-service.js'
 import { twoFactorRequiredFor } from '../settings/settings.js'
 import { formatDateTime } from '../time.js'
 import { ensureAdmin } from '../users/user-policy.js'
-import type { Actor, User } from '../users/user.js'
+import type { User } from '../users/user.js'
+import type { ActorInput } from '../users/actor.js'
 import type { SecretBox } from './secret-box.js'
 
 /** TOTP as authenticator apps expect it (RFC 6238 defaults): SHA-1, 6 digits, 30-second steps. */
@@ -74,7 +75,7 @@ export class TwoFactorService {
     private readonly issuer: string
   ) {}
 
-  async status (actor: Actor): Promise<TwoFactorStatus> {
+  async status (actor: User): Promise<TwoFactorStatus> {
     const record = await this.ctx.store.twoFactor.find(actor.id)
     const enabled = record?.confirmed_at != null
     return {
@@ -132,13 +133,13 @@ export class TwoFactorService {
   }
 
   /** New recovery codes (the old ones stop working), after a code of the person's. */
-  async regenerateRecoveryCodes (actor: Actor, code: string): Promise<RecoveryCodes> {
+  async regenerateRecoveryCodes (actor: User, code: string): Promise<RecoveryCodes> {
     await this.verify(actor.id, code)
     return await this.newRecoveryCodes(actor.id)
   }
 
   /** Turns the person's own two-factor authentication off, after a code of theirs; 403 when their role requires it. */
-  async disable (actor: Actor, code: string): Promise<void> {
+  async disable (actor: User, code: string): Promise<void> {
     if (twoFactorRequiredFor(await this.settings.current(), actor)) {
       throw new ForbiddenError('Your role requires two-factor authentication: it cannot be turned off.')
     }
@@ -150,7 +151,7 @@ export class TwoFactorService {
    * An administrator turns a person's two-factor authentication off (a lost phone and lost
    * recovery codes): they sign in with their password alone, or enrol again if their role requires it.
    */
-  async reset (actor: Actor, userId: number): Promise<void> {
+  async reset (actor: ActorInput, userId: number): Promise<void> {
     ensureAdmin(actor)
     if (await this.ctx.store.users.findById(userId) === null) throw new NotFoundError('User')
     await this.ctx.store.twoFactor.remove(userId)

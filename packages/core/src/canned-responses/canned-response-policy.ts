@@ -1,5 +1,5 @@
+import { actsAsAdmin, personOf, type ActorInput } from '../users/actor.js'
 import { ensure, ensureStaff } from '../users/user-policy.js'
-import { isAdmin, type Actor } from '../users/user.js'
 import type { CannedResponse } from './canned-response.js'
 
 /**
@@ -9,17 +9,20 @@ import type { CannedResponse } from './canned-response.js'
  */
 export type CannedResponseScope = { all: true } | { all: false, userId: number }
 
-/** The caller's scope; 403 for customers. */
-export function cannedResponseScope (actor: Actor): CannedResponseScope {
+/** The caller's scope; 403 for customers (the system sees all, as administrators do). */
+export function cannedResponseScope (actor: ActorInput): CannedResponseScope {
   ensureStaff(actor)
-  return isAdmin(actor) ? { all: true } : { all: false, userId: actor.id }
+  if (actsAsAdmin(actor)) return { all: true }
+  const person = personOf(actor)
+  ensure(person !== null)
+  return { all: false, userId: person!.id }
 }
 
 /** Only the creator or an administrator may change or delete one. */
-export function canChangeCannedResponse (actor: Actor, response: Pick<CannedResponse, 'user_id'>): boolean {
-  return isAdmin(actor) || response.user_id === actor.id
+export function canChangeCannedResponse (actor: ActorInput, response: Pick<CannedResponse, 'user_id'>): boolean {
+  return actsAsAdmin(actor) || response.user_id === personOf(actor)?.id
 }
 
-export function ensureCanChangeCannedResponse (actor: Actor, response: Pick<CannedResponse, 'user_id'>): void {
+export function ensureCanChangeCannedResponse (actor: ActorInput, response: Pick<CannedResponse, 'user_id'>): void {
   ensure(canChangeCannedResponse(actor, response), 'Only its creator or an administrator may change this canned response.')
 }

@@ -4,7 +4,7 @@ import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { visibleTicket } from '../tickets/ticket-policy.js'
-import type { Actor } from '../users/user.js'
+import { requirePerson, type ActorInput } from '../users/actor.js'
 import type { CannedResponse, CannedResponseInput, CannedResponsePatch } from './canned-response.js'
 import { cannedResponseValues } from './canned-response-input.js'
 import { cannedResponseScope, ensureCanChangeCannedResponse } from './canned-response-policy.js'
@@ -14,23 +14,25 @@ import { placeholderValues, renderPlaceholders } from './placeholders.js'
 export class CannedResponseService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<CannedResponse>>> {
+  async list (actor: ActorInput, query: ListQuery): Promise<Page<WithIncludes<CannedResponse>>> {
     return await this.ctx.store.cannedResponses.list(cannedResponseScope(actor), query)
   }
 
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<CannedResponse>> {
+  async view (actor: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<CannedResponse>> {
     const response = await this.ctx.store.cannedResponses.view(cannedResponseScope(actor), id, query)
     if (response === null) throw new NotFoundError('Canned response')
     return response
   }
 
-  async create (actor: Actor, input: CannedResponseInput): Promise<CannedResponse> {
+  /** A person's own canned response (`user_id`: its creator). */
+  async create (caller: ActorInput, input: CannedResponseInput): Promise<CannedResponse> {
+    const actor = requirePerson(caller)
     cannedResponseScope(actor)
     const values = cannedResponseValues({ name: '', body: '', global: false }, input)
     return await this.ctx.store.cannedResponses.create({ ...values, user_id: actor.id })
   }
 
-  async update (actor: Actor, id: number, patch: CannedResponsePatch): Promise<CannedResponse> {
+  async update (actor: ActorInput, id: number, patch: CannedResponsePatch): Promise<CannedResponse> {
     return await this.ctx.store.transaction(async (tx) => {
       const current = await changeable(tx, actor, id)
       const updated = await tx.cannedResponses.update(id, cannedResponseValues(current, patch))
@@ -39,7 +41,7 @@ export class CannedResponseService {
     })
   }
 
-  async delete (actor: Actor, id: number): Promise<void> {
+  async delete (actor: ActorInput, id: number): Promise<void> {
     await this.ctx.store.transaction(async (tx) => {
       await changeable(tx, actor, id)
       await tx.cannedResponses.deleteMany([id])
@@ -50,7 +52,8 @@ export class CannedResponseService {
    * The response's body with its placeholders filled from a ticket the caller
    * can see (404 for either one they cannot), as HTML (CONTRACT §10).
    */
-  async render (actor: Actor, responseId: number, ticketId: number): Promise<string> {
+  async render (caller: ActorInput, responseId: number, ticketId: number): Promise<string> {
+    const actor = requirePerson(caller)
     const { store } = this.ctx
     const [response] = await store.cannedResponses.findVisible(cannedResponseScope(actor), [responseId])
     if (response === undefined) throw new NotFoundError('Canned response')
@@ -65,7 +68,7 @@ export class CannedResponseService {
    * Deletes several at once, all or none: ids the caller cannot see are 422 on
    * `responses.N`; one they see but may not delete makes the whole call 403.
    */
-  async deleteMany (actor: Actor, ids: number[]): Promise<void> {
+  async deleteMany (actor: ActorInput, ids: number[]): Promise<void> {
     const scope = cannedResponseScope(actor)
     await this.ctx.store.transaction(async (tx) => {
       const visible = await tx.cannedResponses.findVisible(scope, distinct(ids))
@@ -77,7 +80,7 @@ export class CannedResponseService {
 }
 
 /** A response the caller can see (404 otherwise) and may change (403 otherwise). */
-async function changeable (store: Store, actor: Actor, id: number): Promise<CannedResponse> {
+async function changeable (store: Store, actor: ActorInput, id: number): Promise<CannedResponse> {
   const [response] = await store.cannedResponses.findVisible(cannedResponseScope(actor), [id])
   if (response === undefined) throw new NotFoundError('Canned response')
   ensureCanChangeCannedResponse(actor, response)

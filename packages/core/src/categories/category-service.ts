@@ -5,7 +5,7 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import { knowledgeBaseScope } from '../knowledge-base/knowledge-base-policy.js'
 import { canManageCategories, ensure } from '../users/user-policy.js'
-import { isStaff, type Actor } from '../users/user.js'
+import { actsAsStaff, requirePerson, type ActorInput } from '../users/actor.js'
 import { checkCategoryInput, positionsFromOrder, type Category, type CategoryCountScope, type CategoryInput, staffCategoryCounts } from './category.js'
 
 /** Counts of the knowledge base a category include may report. */
@@ -15,12 +15,12 @@ const knowledgeBaseCounts = ['articles-count', 'collections-count']
 export class CategoryService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  /** `actor` null: a trusted caller (the CLI's seeding), counting as staff. */
-  async list (actor: Actor | null, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
+  /** Staff and the system (the CLI's seeding) count everything; see `countScope`. */
+  async list (actor: ActorInput, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
     return await this.ctx.store.categories.list(query, await this.countScope(actor, query))
   }
 
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Category>> {
+  async view (actor: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<Category>> {
     const category = await this.ctx.store.categories.view(id, query, await this.countScope(actor, query))
     if (category === null) throw new NotFoundError('Category')
     return category
@@ -31,17 +31,19 @@ export class CategoryService {
    * everything; a customer what they could list: public tickets and their
    * own, published articles and collections of the visibility levels they may
    * read (their purchase standing is looked up only when such a count is asked for).
+   * Categories are read by people and the system only (401 for the anonymous).
    */
-  private async countScope (actor: Actor | null, query: ListQuery): Promise<CategoryCountScope> {
-    if (actor === null || isStaff(actor)) return staffCategoryCounts
+  private async countScope (actor: ActorInput, query: ListQuery): Promise<CategoryCountScope> {
+    if (actsAsStaff(actor)) return staffCategoryCounts
+    const person = requirePerson(actor)
     const knowledgeBase = query.include.some((name) => knowledgeBaseCounts.includes(name))
-      ? await knowledgeBaseScope(this.ctx, actor)
+      ? await knowledgeBaseScope(this.ctx, person)
       : { visibilities: [], drafts: false }
-    return { tickets: { ownerOrPublic: actor.id }, knowledgeBase }
+    return { tickets: { ownerOrPublic: person.id }, knowledgeBase }
   }
 
-  async create (actor: Actor | null, input: CategoryInput): Promise<Category> {
-    if (actor !== null) ensure(canManageCategories(actor))
+  async create (actor: ActorInput, input: CategoryInput): Promise<Category> {
+    ensure(canManageCategories(actor))
     const clean = checkCategoryInput(input, false) as CategoryInput
     return await this.ctx.store.transaction(async (tx) => {
       const order = await tx.categories.nextOrder()
@@ -50,14 +52,14 @@ export class CategoryService {
   }
 
   /** Partial: absent fields keep their values. */
-  async update (actor: Actor, id: number, patch: Partial<CategoryInput>): Promise<Category> {
+  async update (actor: ActorInput, id: number, patch: Partial<CategoryInput>): Promise<Category> {
     ensure(canManageCategories(actor))
     const updated = await this.ctx.store.categories.update(id, checkCategoryInput(patch, true))
     if (updated === null) throw new NotFoundError('Category')
     return updated
   }
 
-  async delete (actor: Actor, id: number): Promise<void> {
+  async delete (actor: ActorInput, id: number): Promise<void> {
     ensure(canManageCategories(actor))
     await this.ctx.store.transaction(async (tx) => {
       if (await tx.categories.findById(id) === null) throw new NotFoundError('Category')
@@ -68,7 +70,7 @@ export class CategoryService {
     })
   }
 
-  async order (actor: Actor, order: number[] | Record<string, number>): Promise<void> {
+  async order (actor: ActorInput, order: number[] | Record<string, number>): Promise<void> {
     ensure(canManageCategories(actor))
     const positions = positionsFromOrder(order)
     const existing = await this.ctx.store.categories.existingIds([...positions.keys()])

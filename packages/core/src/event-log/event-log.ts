@@ -30,6 +30,9 @@ export function loggedEventOf (event: DomainEvent): NewLoggedEvent {
   }
 }
 
+/** Events appended by one statement at most (a bulk change's are split). */
+const APPEND_BATCH = 500
+
 /** Where the log id of an event recorded in this process is kept (for recorders that run after this one). */
 const loggedIds = new WeakMap<DomainEvent, number>()
 
@@ -42,8 +45,20 @@ export function loggedIdOf (event: DomainEvent): number | null {
  * Appends every domain event to the event log inside the emitting
  * transaction: the log is the outbox the channels (webhooks, e-mail, the
  * event stream) work from, so a crash never loses or invents an event.
+ * The events of a bulk change go in with one statement (`many`).
  */
-export const recordEventLog: EventRecorder = async (tx: Store, event: DomainEvent) => {
+export const recordEventLog: EventRecorder = Object.assign(async (tx: Store, event: DomainEvent) => {
   const [id] = await tx.eventLog.append([loggedEventOf(event)])
   if (id !== undefined) loggedIds.set(event, id)
-}
+}, {
+  many: async (tx: Store, events: readonly DomainEvent[]) => {
+    for (let start = 0; start < events.length; start += APPEND_BATCH) {
+      const batch = events.slice(start, start + APPEND_BATCH)
+      const ids = await tx.eventLog.append(batch.map(loggedEventOf))
+      batch.forEach((event, index) => {
+        const id = ids[index]
+        if (id !== undefined) loggedIds.set(event, id)
+      })
+    }
+  }
+})

@@ -4,7 +4,7 @@ import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { ensureAdmin } from '../users/user-policy.js'
-import type { Actor } from '../users/user.js'
+import type { ActorInput } from '../users/actor.js'
 import { changedCustomField, newCustomField } from './custom-field-input.js'
 import type { CustomField, CustomFieldInput, CustomFieldPatch } from './custom-field.js'
 
@@ -12,20 +12,20 @@ import type { CustomField, CustomFieldInput, CustomFieldPatch } from './custom-f
 export class CustomFieldService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<CustomField>>> {
+  async list (actor: ActorInput, query: ListQuery): Promise<Page<WithIncludes<CustomField>>> {
     ensureAdmin(actor)
     return await this.ctx.store.customFields.list(query)
   }
 
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<CustomField>> {
+  async view (actor: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<CustomField>> {
     ensureAdmin(actor)
     const field = await this.ctx.store.customFields.view(id, query)
     if (field === null) throw new NotFoundError('Custom field')
     return field
   }
 
-  async create (actor: Actor | null, input: CustomFieldInput): Promise<CustomField> {
-    if (actor !== null) ensureAdmin(actor)
+  async create (actor: ActorInput, input: CustomFieldInput): Promise<CustomField> {
+    ensureAdmin(actor)
     const values = newCustomField(input)
     return await this.ctx.store.transaction(async (tx) => {
       const categories = await checkedCategories(tx, input.categories)
@@ -35,7 +35,7 @@ export class CustomFieldService {
     })
   }
 
-  async update (actor: Actor, id: number, patch: CustomFieldPatch): Promise<CustomField> {
+  async update (actor: ActorInput, id: number, patch: CustomFieldPatch): Promise<CustomField> {
     ensureAdmin(actor)
     return await this.ctx.store.transaction(async (tx) => {
       const current = await tx.customFields.findById(id)
@@ -49,7 +49,7 @@ export class CustomFieldService {
     })
   }
 
-  async delete (actor: Actor, id: number): Promise<void> {
+  async delete (actor: ActorInput, id: number): Promise<void> {
     ensureAdmin(actor)
     if (!await this.ctx.store.customFields.delete(id)) throw new NotFoundError('Custom field')
   }

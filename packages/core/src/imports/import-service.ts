@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.js'
 import { HelpdeskError, NotFoundError, UnavailableError } from '../errors.js'
 import { formatDateTime } from '../time.js'
 import { ensure } from '../users/user-policy.js'
-import { isAdmin, type Actor } from '../users/user.js'
+import { actorIdOf, actsAsAdmin, personActor, SYSTEM, toActor, type Actor, type ActorInput } from '../users/actor.js'
 import { ImportEventType, ImportStatus, type ImportFinishedEvent, type ImportFormat, type ImportJob } from './import-job.js'
 import { importItem, type ImportItem } from './import-records.js'
 import { countRecords, detectFormat, ImportRecordError, readRecords, type ImportInput } from './import-source.js'
@@ -18,8 +18,8 @@ export interface ImportRunOptions {
   /** Shown on the job; also used to pick the format. */
   fileName?: string
   onProgress?: ImportProgress
-  /** The user who starts it and gets its notification; none from the CLI. */
-  actor?: Actor | null
+  /** Who starts it (a person gets its notification); default `SYSTEM` (the CLI). */
+  actor?: ActorInput
   /** Records per transaction. Default 500. */
   batchSize?: number
 }
@@ -32,11 +32,11 @@ export interface ImportUpload {
 }
 
 /** Imports write people, categories and tickets wholesale: administrators only. */
-export function canImport (actor: Actor): boolean {
-  return isAdmin(actor)
+export function canImport (actor: ActorInput): boolean {
+  return actsAsAdmin(actor)
 }
 
-export function ensureCanImport (actor: Actor): void {
+export function ensureCanImport (actor: ActorInput): void {
   ensure(canImport(actor))
 }
 
@@ -55,13 +55,13 @@ export class ImportService {
   constructor (private readonly ctx: ServiceContext) {}
 
   /** Administrators upload a file; it waits, queued, until an `import.run` job (on any instance) runs it. */
-  async enqueue (actor: Actor, upload: ImportUpload): Promise<ImportJob> {
+  async enqueue (actor: ActorInput, upload: ImportUpload): Promise<ImportJob> {
     ensureCanImport(actor)
     const format = upload.format ?? await detectFormat({ text: upload.content }, upload.fileName)
     // The job commits with the import row: whichever instance's runner claims it runs the import.
     return await this.ctx.store.transaction(async (tx) => {
       const job = await tx.imports.create({
-        user_id: actor.id, status: ImportStatus.Queued, format, file_name: upload.fileName, source: upload.content
+        user_id: actorIdOf(actor), status: ImportStatus.Queued, format, file_name: upload.fileName, source: upload.content
       })
       await tx.jobs.enqueue([{ type: 'import.run', payload: { import_id: job.id }, maxAttempts: 5 }])
       return job
@@ -69,7 +69,7 @@ export class ImportService {
   }
 
   /** Those who may import see every job; others see none. */
-  async view (actor: Actor, id: number): Promise<ImportJob> {
+  async view (actor: ActorInput, id: number): Promise<ImportJob> {
     const job = canImport(actor) ? await this.ctx.store.imports.findById(id) : null
     if (job === null) throw new NotFoundError('Import')
     return job
@@ -91,7 +91,7 @@ export class ImportService {
       if (source === null) {
         await this.finish(job, { failed: 0, message: 'The uploaded file is no longer available.' })
       } else {
-        await this.run(job, { text: source }, job.format ?? 'jsonl', options)
+        await this.run(job, { text: source }, job.format ?? 'jsonl', { ...options, actor: await this.starterOf(job) })
       }
       ran++
     }
@@ -108,13 +108,22 @@ export class ImportService {
     const fileName = options.fileName ?? (typeof source === 'string' ? source : null)
     const format = options.format ?? await detectFormat(input, fileName)
     const job = await this.ctx.store.imports.create({
-      user_id: options.actor?.id ?? null, status: ImportStatus.Running, format, file_name: fileName, source: null
+      user_id: actorIdOf(options.actor ?? SYSTEM), status: ImportStatus.Running, format, file_name: fileName, source: null
     })
     return await this.run(job, input, format, options)
   }
 
+  /** Who a queued job runs as: the person who uploaded it, through the import door (the system when they are gone). */
+  private async starterOf (job: ImportJob): Promise<Actor> {
+    const user = job.user_id === null ? null : await this.ctx.store.users.findById(job.user_id)
+    return user === null ? SYSTEM : personActor(user, 'import')
+  }
+
   private async run (job: ImportJob, input: ImportInput, format: ImportFormat, options: ImportRunOptions): Promise<ImportJob> {
     const batchSize = options.batchSize ?? IMPORT_BATCH_SIZE
+    const given = toActor(options.actor ?? SYSTEM)
+    // What the import writes (customers' `CustomerCreated`) is by this actor, through the import door.
+    const by = given.kind === 'person' ? personActor(given, 'import', given.ip) : given
     let total: number | null = null
     let progress = job
     const report = (): void => { options.onProgress?.(progress.processed, total) }
@@ -122,8 +131,8 @@ export class ImportService {
     let index = 0
     const commit = async (): Promise<void> => {
       const items = batch
-      progress = await this.ctx.store.transaction(async (tx) => {
-        const created = await ImportBatchWriter.write(this.ctx, tx, job.id, items)
+      progress = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+        const created = await ImportBatchWriter.write(this.ctx, tx, job.id, items, by)
         const next = { processed: progress.processed + items.length, created: progress.created + created }
         return await tx.imports.update(job.id, total === null ? { ...next, total: next.processed } : next) ?? progress
       })

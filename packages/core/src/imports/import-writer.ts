@@ -5,6 +5,9 @@ import type { NewComment } from '../tickets/ticket-store.js'
 import { commentPreview } from '../tickets/comment.js'
 import { checkedBody } from '../tickets/ticket-input.js'
 import { ValidationError, type FieldErrors } from '../errors.js'
+import type { ActorInput } from '../users/actor.js'
+import { CustomerBatch } from '../users/customer-creation.js'
+import type { NewUser } from '../users/user-store.js'
 import { Role, type RoleNumber, type User, type UserStatusNumber } from '../users/user.js'
 import type { ImportSourceType } from './import-job.js'
 import { failOn, type ImportedComment, type ImportedPerson, type ImportItem } from './import-records.js'
@@ -77,10 +80,12 @@ class ExternalIds {
 interface PendingComment { comment: ImportedComment, ticket: { id: number } | { pending: number } }
 
 /**
- * Writes one batch of checked records inside `tx` (the caller's transaction:
- * a throw leaves nothing of the batch). Records already imported (their
- * external id is remembered) and people whose email exists are not created
- * again. Returns how many rows it created.
+ * Writes one batch of checked records inside `tx` (the caller's transaction,
+ * opened by `ctx.events`: a throw leaves nothing of the batch). Records
+ * already imported (their external id is remembered) and people whose email
+ * exists are not created again. New customers are created by `by` through a
+ * `CustomerBatch`: one `CustomerCreated` each, emitted together at the end of
+ * the batch, in its transaction. Returns how many rows it created.
  */
 export class ImportBatchWriter {
   private created = 0
@@ -90,17 +95,22 @@ export class ImportBatchWriter {
   private readonly newTicketLocations: string[] = []
   private readonly comments: PendingComment[] = []
   private readonly owners = new Map<number, number>()
+  private readonly customers: CustomerBatch
 
   private constructor (
     private readonly ctx: ServiceContext,
     private readonly tx: Store,
-    private readonly ids: ExternalIds
-  ) {}
+    private readonly ids: ExternalIds,
+    by: ActorInput
+  ) {
+    this.customers = new CustomerBatch(ctx, tx, by)
+  }
 
-  static async write (ctx: ServiceContext, tx: Store, importId: number | null, items: ImportItem[]): Promise<number> {
-    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items))
+  static async write (ctx: ServiceContext, tx: Store, importId: number | null, items: ImportItem[], by: ActorInput): Promise<number> {
+    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items), by)
     for (const item of items) await writer.add(item)
     await writer.flush()
+    await writer.customers.emit()
     await writer.ids.save(tx, importId)
     return writer.created
   }
@@ -179,7 +189,7 @@ export class ImportBatchWriter {
       }
       return { user: existing, isNew: false }
     }
-    const user = await this.tx.users.create({
+    const row: NewUser = {
       role,
       first_name: person.first_name,
       last_name: person.last_name,
@@ -189,7 +199,8 @@ export class ImportBatchWriter {
       ...(extra.company !== undefined ? { company: extra.company } : {}),
       ...(extra.marketplace_username !== undefined ? { marketplace_username: extra.marketplace_username } : {}),
       ...(extra.permissions !== undefined ? { permissions: extra.permissions } : {})
-    })
+    }
+    const user = role === Role.Customer ? await this.customers.create(row) : await this.tx.users.create(row)
     this.created++
     return { user, isNew: true }
   }

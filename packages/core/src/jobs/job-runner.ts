@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Store } from '../store.js'
 import { formatDateTime, type Clock } from '../time.js'
 import { TurnBatch } from '../turn-batch.js'
-import type { Job, JobStatus, NewJob } from './job.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import { jobQuery, type Job, type NewJob } from './job.js'
 
 export type JobHandler = (job: Job) => Promise<void>
 
@@ -131,9 +132,12 @@ export class JobRunner {
     while (this.underWay.size > 0) await Promise.allSettled([...this.underWay])
   }
 
-  /** Jobs of these statuses (and type), newest first, at most `limit` (default 100): for operators (`helpdesk jobs`). */
-  async list (filter: { status?: JobStatus[], type?: string, limit?: number } = {}): Promise<Job[]> {
-    return await this.store.jobs.list(filter)
+  /**
+   * One page of the jobs list (`jobList`, newest first; `jobQuery` builds a query by status and
+   * type): for operators (`helpdesk jobs`), a trusted caller only.
+   */
+  async list (query: ListQuery = jobQuery()): Promise<Page<Job>> {
+    return await this.store.jobs.list(query)
   }
 
   /** Makes a failed (or waiting) job run again now, its attempts reset; false when no such job is failed or pending. */

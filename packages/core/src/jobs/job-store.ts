@@ -1,5 +1,6 @@
+import type { ListQuery, Page } from '../list/list-query.js'
 import type { DateTimeString } from '../time.js'
-import type { Job, JobStatus, NewJob } from './job.js'
+import type { Job, NewJob } from './job.js'
 
 /** The storage port of background jobs (part of `Store`, same conventions): an outbox table. */
 export interface JobRepository {
@@ -27,8 +28,8 @@ export interface JobRepository {
    * failed, never claimed again unless retried).
    */
   fail(id: number, error: string, retryAt: DateTimeString | null): Promise<void>
-  /** Newest first (by id), at most `limit` (default 100). */
-  list(filter: { status?: JobStatus[], type?: string, limit?: number }): Promise<Job[]>
+  /** One page of the jobs list (`jobList`: newest first, filtered by status and type), like every list. */
+  list(query: ListQuery): Promise<Page<Job>>
   findById(id: number): Promise<Job | null>
   /**
    * A failed (or pending) job is due now with its attempts back to 0, and

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid, unknownOrderErrors } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
-import type { Actor } from '../users/user.js'
+import { actorIdOf, type ActorInput } from '../users/actor.js'
 import type { Article, ArticleInput, ArticlePatch } from './article.js'
 import { articleText } from './article-input.js'
 import type { ArticleChanges } from './knowledge-base-store.js'
@@ -80,12 +80,12 @@ async function retryingSlugClash<T> (generated: boolean, write: () => Promise<T>
 export class ArticleService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor | null, query: ListQuery): Promise<Page<WithIncludes<Article>>> {
+  async list (actor: ActorInput, query: ListQuery): Promise<Page<WithIncludes<Article>>> {
     return await this.ctx.store.articles.list(await knowledgeBaseScope(this.ctx, actor), query)
   }
 
-  /** What `actor` (null: anonymous) reads of the published knowledge base: see `PublishedKnowledgeBase`. */
-  async publishedFor (actor: Actor | null): Promise<PublishedKnowledgeBase> {
+  /** What `actor` (`anonymous()` for nobody signed in) reads of the published knowledge base: see `PublishedKnowledgeBase`. */
+  async publishedFor (actor: ActorInput): Promise<PublishedKnowledgeBase> {
     const scope = { ...await knowledgeBaseScope(this.ctx, actor), drafts: false }
     const { store } = this.ctx
     return {
@@ -95,13 +95,13 @@ export class ArticleService {
     }
   }
 
-  async view (actor: Actor | null, id: number, query: ListQuery): Promise<WithIncludes<Article>> {
+  async view (actor: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<Article>> {
     const article = await this.ctx.store.articles.view(await knowledgeBaseScope(this.ctx, actor), id, query)
     if (article === null) throw new NotFoundError('Article')
     return article
   }
 
-  async create (actor: Actor | null, input: ArticleInput): Promise<Article> {
+  async create (actor: ActorInput, input: ArticleInput): Promise<Article> {
     ensureCanManageArticles(actor)
     const text = articleText(input)
     return await retryingSlugClash(text.slug === undefined, async () => await this.ctx.events.transaction(this.ctx.store, async (tx) => {
@@ -111,19 +111,19 @@ export class ArticleService {
         slug: text.slug !== undefined ? await claimSlug(tx, text.slug) : await freeSlug(tx, text.title ?? ''),
         body: text.body ?? '',
         order: await tx.articles.nextOrder(place.collection_id),
-        author_id: actor.id,
+        author_id: actorIdOf(actor),
         ...place,
         published_at: input.status === 'published' ? nowString(this.ctx) : null
       })
       if (text.tags !== undefined) await tx.articles.setTags(article.id, text.tags)
       if (article.published_at !== null) {
-        await this.ctx.events.emit(tx, { type: ArticleEventType.ArticlePublished, actor_id: actor.id, article } satisfies ArticleEvent)
+        await this.ctx.events.emit(tx, { type: ArticleEventType.ArticlePublished, actor_id: actorIdOf(actor), article } satisfies ArticleEvent)
       }
       return article
     }))
   }
 
-  async update (actor: Actor | null, id: number, patch: ArticlePatch): Promise<Article> {
+  async update (actor: ActorInput, id: number, patch: ArticlePatch): Promise<Article> {
     ensureCanManageArticles(actor)
     const text = articleText(patch)
     const regenerate = text.slug === undefined && patch.regenerate_slug === true
@@ -151,18 +151,18 @@ export class ArticleService {
       if (text.tags !== undefined) await tx.articles.setTags(id, text.tags)
       const published = current.published_at === null && updated.published_at !== null
       await this.ctx.events.emit(tx, {
-        type: published ? ArticleEventType.ArticlePublished : ArticleEventType.ArticleUpdated, actor_id: actor.id, article: updated
+        type: published ? ArticleEventType.ArticlePublished : ArticleEventType.ArticleUpdated, actor_id: actorIdOf(actor), article: updated
       } satisfies ArticleEvent)
       return updated
     }))
   }
 
-  async delete (actor: Actor | null, id: number): Promise<void> {
+  async delete (actor: ActorInput, id: number): Promise<void> {
     ensureCanManageArticles(actor)
     await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const article = await tx.articles.findById(id)
       if (article === null || !await tx.articles.delete(id)) throw new NotFoundError('Article')
-      await this.ctx.events.emit(tx, { type: ArticleEventType.ArticleDeleted, actor_id: actor.id, article } satisfies ArticleEvent)
+      await this.ctx.events.emit(tx, { type: ArticleEventType.ArticleDeleted, actor_id: actorIdOf(actor), article } satisfies ArticleEvent)
     })
   }
 
@@ -171,7 +171,7 @@ export class ArticleService {
    * or a map position -> id. Unknown ids are 422 on `order.N`; ids from
    * several collections are 422 on `order`, and nothing changes.
    */
-  async order (actor: Actor | null, order: number[] | Record<string, number>): Promise<void> {
+  async order (actor: ActorInput, order: number[] | Record<string, number>): Promise<void> {
     ensureCanManageArticles(actor)
     const positions = positionsFromOrder(order)
     await this.ctx.store.transaction(async (tx) => {

@@ -5,7 +5,7 @@ import { distinct, throwIfInvalid, unknownIdErrors, unknownOrderErrors } from '.
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { requiredPlainText } from '../text-input.js'
-import type { Actor } from '../users/user.js'
+import type { ActorInput } from '../users/actor.js'
 import {
   COLLECTION_LIMITS, isCollectionVisibility,
   type ArticleCollection, type CollectionInput, type CollectionPatch, type CollectionVisibilityNumber
@@ -39,17 +39,17 @@ async function checkCollectionIds (store: Store, ids: number[]): Promise<number[
 export class CollectionService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor | null, query: ListQuery): Promise<Page<WithIncludes<ArticleCollection>>> {
+  async list (actor: ActorInput, query: ListQuery): Promise<Page<WithIncludes<ArticleCollection>>> {
     return await this.ctx.store.collections.list(await knowledgeBaseScope(this.ctx, actor), query)
   }
 
-  async view (actor: Actor | null, id: number, query: ListQuery): Promise<WithIncludes<ArticleCollection>> {
+  async view (actor: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<ArticleCollection>> {
     const collection = await this.ctx.store.collections.view(await knowledgeBaseScope(this.ctx, actor), id, query)
     if (collection === null) throw new NotFoundError('Collection')
     return collection
   }
 
-  async create (actor: Actor | null, input: CollectionInput): Promise<ArticleCollection> {
+  async create (actor: ActorInput, input: CollectionInput): Promise<ArticleCollection> {
     ensureCanManageArticles(actor)
     const errors: FieldErrors = {}
     const name = requiredPlainText(errors, 'name', input.name, COLLECTION_LIMITS.name)
@@ -62,7 +62,7 @@ export class CollectionService {
   }
 
   /** Partial update; a new category takes the collection's articles with it. */
-  async update (actor: Actor | null, id: number, patch: CollectionPatch): Promise<ArticleCollection> {
+  async update (actor: ActorInput, id: number, patch: CollectionPatch): Promise<ArticleCollection> {
     ensureCanManageArticles(actor)
     const errors: FieldErrors = {}
     const name = patch.name === undefined ? undefined : requiredPlainText(errors, 'name', patch.name, COLLECTION_LIMITS.name)
@@ -82,13 +82,13 @@ export class CollectionService {
   }
 
   /** Deletes the collection and its articles. */
-  async delete (actor: Actor | null, id: number): Promise<void> {
+  async delete (actor: ActorInput, id: number): Promise<void> {
     ensureCanManageArticles(actor)
     if (!await this.ctx.store.collections.delete(id)) throw new NotFoundError('Collection')
   }
 
   /** `order`: a plain list of ids (positions 1, 2, 3...) or a map position -> id; 422 on `order.N` for unknown ids. */
-  async order (actor: Actor | null, order: number[] | Record<string, number>): Promise<void> {
+  async order (actor: ActorInput, order: number[] | Record<string, number>): Promise<void> {
     ensureCanManageArticles(actor)
     const positions = positionsFromOrder(order)
     await this.ctx.store.transaction(async (tx) => {
@@ -98,7 +98,7 @@ export class CollectionService {
     })
   }
 
-  async setVisibility (actor: Actor | null, ids: number[], visibility: number): Promise<void> {
+  async setVisibility (actor: ActorInput, ids: number[], visibility: number): Promise<void> {
     ensureCanManageArticles(actor)
     const errors: FieldErrors = {}
     const level = checkVisibility(errors, 'visibility', visibility)
@@ -109,7 +109,7 @@ export class CollectionService {
   }
 
   /** Moves collections (with their articles) to another category. */
-  async setCategory (actor: Actor | null, ids: number[], categoryId: number): Promise<void> {
+  async setCategory (actor: ActorInput, ids: number[], categoryId: number): Promise<void> {
     ensureCanManageArticles(actor)
     await this.ctx.store.transaction(async (tx) => {
       const existing = await tx.collections.existingIds(distinct(ids))

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js'
 import { UnauthenticatedError } from '../errors.js'
 import { ensure, hasPermission } from '../users/user-policy.js'
-import { isStaff, type Actor } from '../users/user.js'
+import { actsAsStaff, isPerson, personOf, type ActorInput } from '../users/actor.js'
 import { CollectionVisibility, type CollectionVisibilityNumber } from './collection.js'
 import { customerPurchaseStanding } from './marketplace-access.js'
 
@@ -23,24 +23,28 @@ const staffScope: KnowledgeBaseScope = { visibilities: null, drafts: true }
  * Anonymous readers see Public collections; signed-in users also Logged In
  * ones; a customer with a valid purchase code on one of their tickets also
  * level 3, and with one still in support level 4 (only with a marketplace
- * adapter). Staff see everything, drafts included; nobody else sees drafts.
+ * adapter). Staff (and the system) see everything, drafts included; nobody
+ * else sees drafts. Anyone who is not a signed-in person (the anonymous, a
+ * mail sender) reads as the anonymous do.
  */
-export async function knowledgeBaseScope (ctx: ServiceContext, actor: Actor | null): Promise<KnowledgeBaseScope> {
-  if (actor === null) return { visibilities: [CollectionVisibility.Public], drafts: false }
-  if (isStaff(actor)) return staffScope
+export async function knowledgeBaseScope (ctx: ServiceContext, actor: ActorInput): Promise<KnowledgeBaseScope> {
+  if (actsAsStaff(actor)) return staffScope
+  const person = isPerson(actor) ? personOf(actor) : null
+  if (person === null) return { visibilities: [CollectionVisibility.Public], drafts: false }
   const visibilities: CollectionVisibilityNumber[] = [CollectionVisibility.Public, CollectionVisibility.LoggedIn]
-  const standing = await customerPurchaseStanding(ctx, actor.id)
+  const standing = await customerPurchaseStanding(ctx, person.id)
   if (standing !== 'invalid') visibilities.push(CollectionVisibility.PurchaseCode)
   if (standing === 'supported') visibilities.push(CollectionVisibility.ActiveSupport)
   return { visibilities, drafts: false }
 }
 
 /** Editing collections and articles: administrators, and agents with `manage_articles`. */
-export function canManageArticles (actor: Actor): boolean {
+export function canManageArticles (actor: ActorInput): boolean {
   return hasPermission(actor, 'manage_articles')
 }
 
-export function ensureCanManageArticles (actor: Actor | null): asserts actor is Actor {
-  if (actor === null) throw new UnauthenticatedError()
+/** 401 for the anonymous, 403 for anyone else who may not. */
+export function ensureCanManageArticles (actor: ActorInput): void {
+  if (!isPerson(actor) && actor.kind === 'anonymous') throw new UnauthenticatedError()
   ensure(canManageArticles(actor))
 }

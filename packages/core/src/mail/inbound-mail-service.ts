@@ -7,9 +7,10 @@ import type { CommentService } from '../tickets/comment-service.js'
 import { TICKET_LIMITS, type Ticket } from '../tickets/ticket.js'
 import type { TicketService } from '../tickets/ticket-service.js'
 import { formatDateTime } from '../time.js'
-import { personName } from '../users/user-input.js'
+import { actorIdOf, actsAsAdmin, mailSenderActor, personActor, type ActorInput } from '../users/actor.js'
+import { createCustomerForEmail, namesFromDisplayName } from '../users/customer-creation.js'
 import { ensure } from '../users/user-policy.js'
-import { isAdmin, isStaff, LIMITS, Role, UserStatus, type Actor, type User } from '../users/user.js'
+import { isStaff, UserStatus, type User } from '../users/user.js'
 import { htmlAboveMarker, noiseReason, replyText, textToHtml } from './inbound-rules.js'
 import { addressOf, baseSubject, replyTokenOf, subjectTicketId } from './mail-headers.js'
 import type { InboundMail, MailSettings } from './mail.js'
@@ -192,10 +193,11 @@ export class InboundMailService {
     const category = recipients.map((r) => this.categoryFor(r)).find((c) => c !== null) ?? null
     if (category === null) throw new Unprocessable('No ticket to thread into and no category configured for its recipients.')
 
-    user ??= await this.newCustomer(sender, mail.from?.name ?? '')
+    // An unknown sender becomes a customer, created by the sender as far as we know them: nobody verified.
+    user ??= await this.newCustomer(sender, mail.from?.name ?? '', mailSenderActor(sender, null, false))
     const { ids, note } = await this.storeAttachments(user, mail)
     const body = mail.html !== null && mail.html.trim() !== '' ? mail.html : textToHtml(mail.text ?? '')
-    const created = await this.services.tickets.create(user, {
+    const created = await this.services.tickets.create(personActor(user, 'mail'), {
       category,
       title: [...(baseSubject(mail.subject) || '(no subject)')].slice(0, TICKET_LIMITS.title).join(''),
       body: orPlaceholder(body),
@@ -209,7 +211,7 @@ export class InboundMailService {
     const { ids, note } = await this.storeAttachments(author, mail)
     if (ticket.user_id !== author.id && !isStaff(author)) await this.ctx.store.mail.addParticipant(ticket.id, author.id)
     const body = mail.text !== null && mail.text.trim() !== '' ? textToHtml(replyText(mail.text)) : htmlAboveMarker(mail.html ?? '')
-    const comment = await this.services.comments.createFromMail(author, ticket, { body: orPlaceholder(body), attachments: ids })
+    const comment = await this.services.comments.createFromMail(personActor(author, 'mail'), ticket, { body: orPlaceholder(body), attachments: ids })
     return { ticket_id: ticket.id, comment_id: comment.id, user_id: author.id, note }
   }
 
@@ -292,8 +294,8 @@ export class InboundMailService {
    * becomes a customer). `mail` is the stored original, parsed again by the
    * door. A customer other than the owner becomes a participant.
    */
-  async release (actor: Actor, id: number, mail: InboundMail, options: { userId?: number | undefined } = {}): Promise<InboundResult> {
-    ensure(isAdmin(actor), 'Only administrators may release held mail.')
+  async release (actor: ActorInput, id: number, mail: InboundMail, options: { userId?: number | undefined } = {}): Promise<InboundResult> {
+    ensure(actsAsAdmin(actor), 'Only administrators may release held mail.')
     const { store } = this.ctx
     const record = await store.mail.findById(id)
     if (record === null || record.direction !== 'in') throw new NotFoundError('Mail')
@@ -306,14 +308,14 @@ export class InboundMailService {
       if (author === null) throw ValidationError.field('user_id', 'The selected user id is invalid.')
     } else {
       if (record.sender === null) throw ValidationError.field('user_id', 'The mail has no sender: name the user to post it as.')
-      author = await store.users.findByEmail(record.sender) ?? await this.newCustomer(record.sender, mail.from?.name ?? '')
+      author = await store.users.findByEmail(record.sender) ?? await this.newCustomer(record.sender, mail.from?.name ?? '', actor)
     }
     if (author.status === UserStatus.Banned) throw ValidationError.field('user_id', 'The user is banned.')
     // Claimed first, so two administrators releasing at once post it once.
     if (!await store.mail.updateIf(id, 'held', { status: 'received' })) throw ValidationError.field('id', 'Only a held mail can be released.')
     try {
       const posted = await this.postReply(author, ticket, mail)
-      const released = `${record.error ?? 'Held.'} Released by administrator #${actor.id} as user #${author.id}.`
+      const released = `${record.error ?? 'Held.'} Released by ${administrator(actor)} as user #${author.id}.`
       await store.mail.update(id, { status: 'processed', ticket_id: ticket.id, comment_id: posted.comment_id, user_id: author.id, error: (posted.note !== null ? `${released} ${posted.note}` : released).slice(0, 2000) })
       return { id, status: 'replied', ticket_id: ticket.id, comment_id: posted.comment_id, reason: null }
     } catch (error) {
@@ -323,37 +325,23 @@ export class InboundMailService {
   }
 
   /** Discards a held mail (administrators): it stays recorded, never posted. */
-  async discard (actor: Actor, id: number): Promise<InboundResult> {
-    ensure(isAdmin(actor), 'Only administrators may discard held mail.')
+  async discard (actor: ActorInput, id: number): Promise<InboundResult> {
+    ensure(actsAsAdmin(actor), 'Only administrators may discard held mail.')
     const { store } = this.ctx
     const record = await store.mail.findById(id)
     if (record === null || record.direction !== 'in') throw new NotFoundError('Mail')
-    const reason = `${record.error ?? 'Held.'} Discarded by administrator #${actor.id}.`.slice(0, 2000)
+    const reason = `${record.error ?? 'Held.'} Discarded by ${administrator(actor)}.`.slice(0, 2000)
     if (!await store.mail.updateIf(id, 'held', { status: 'discarded', error: reason })) throw ValidationError.field('id', 'Only a held mail can be discarded.')
     return { id, status: 'ignored', ticket_id: record.ticket_id, comment_id: null, reason }
   }
 
-  /** An Unconfirmed customer for an unknown sender (as when staff open a ticket for a new email). */
-  private async newCustomer (email: string, displayName: string): Promise<User> {
-    const { store } = this.ctx
-    // The same plain-text rule as every name (CONTRACT §17): a display name carrying markup keeps only its text.
-    const [first, ...rest] = personName(displayName).split(' ').filter((p) => p !== '')
-    const local = personName(email.slice(0, email.indexOf('@'))) || 'Customer'
-    try {
-      return await store.users.create({
-        role: Role.Customer,
-        email,
-        first_name: [...(first ?? local)].slice(0, LIMITS.name).join(''),
-        last_name: [...rest.join(' ')].slice(0, LIMITS.name).join(''),
-        status: UserStatus.Unconfirmed,
-        password_hash: null
-      })
-    } catch (error) {
-      // Another mail from the same new sender won the race.
-      const existing = error instanceof ValidationError ? await store.users.findByEmail(email) : null
-      if (existing === null) throw error
-      return existing
-    }
+  /**
+   * An Unconfirmed customer for an unknown sender (as when staff open a
+   * ticket for a new email), created by `by`; when another mail from the same
+   * new sender won the race, the customer it created.
+   */
+  private async newCustomer (email: string, displayName: string, by: ActorInput): Promise<User> {
+    return await createCustomerForEmail(this.ctx, email, namesFromDisplayName(email, displayName), by)
   }
 
   /** Stores the mail's attachments as uploads of `user` (same limits, sniffing and names as uploads). */
@@ -363,7 +351,7 @@ export class InboundMailService {
     for (const file of mail.attachments) {
       const name = file.filename ?? 'attachment'
       try {
-        const stored = await this.services.attachments.upload(user, { name, content: Readable.from([file.content]) })
+        const stored = await this.services.attachments.upload(personActor(user, 'mail'), { name, content: Readable.from([file.content]) })
         ids.push(stored.id)
       } catch (error) {
         if (!(error instanceof HelpdeskError)) throw error
@@ -372,6 +360,12 @@ export class InboundMailService {
     }
     return { ids, note: skipped.length > 0 ? `Attachments not stored: ${skipped.join('; ')}` : null }
   }
+}
+
+/** Who released or discarded a held mail, for its record. */
+function administrator (actor: ActorInput): string {
+  const id = actorIdOf(actor)
+  return id !== null ? `administrator #${id}` : 'the system'
 }
 
 function orPlaceholder (body: string): string {

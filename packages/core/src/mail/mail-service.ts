@@ -1,13 +1,14 @@
 import type { ServiceContext } from '../context.js'
-import { NotFoundError } from '../errors.js'
+import { NotFoundError, ValidationError } from '../errors.js'
 import type { AttachmentService } from '../tickets/attachment-service.js'
 import type { CommentService } from '../tickets/comment-service.js'
 import type { TicketService } from '../tickets/ticket-service.js'
 import { ensure } from '../users/user-policy.js'
-import { isAdmin, type Actor } from '../users/user.js'
+import { actsAsAdmin, type ActorInput } from '../users/actor.js'
 import { InboundMailService } from './inbound-mail-service.js'
 import { OutboundMailService } from './outbound-mail-service.js'
-import type { MailDirection, MailMessage, MailSettings, MailStatus, MailTransport } from './mail.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import { MAIL_STATUSES, type MailDirection, type MailMessage, type MailSettings, type MailTransport } from './mail.js'
 import { ReplyTokens } from './reply-tokens.js'
 
 /** Without settings no address is ours: received mail threads only by stored Message-IDs, or is kept as unprocessable. */
@@ -33,15 +34,17 @@ export class MailService {
     this.outbound = transport !== undefined && settings !== null ? new OutboundMailService(ctx, settings, transport) : null
   }
 
-  /** Sent (`out`) or received (`in`) mail records, newest first: administrators. */
-  async list (actor: Actor, filter: { direction: MailDirection, status?: MailStatus | undefined, page: number, perPage: number }): Promise<{ items: MailMessage[], total: number }> {
-    ensure(isAdmin(actor), 'Only administrators may read the mail records.')
-    return await this.ctx.store.mail.list({ direction: filter.direction, status: filter.status, limit: filter.perPage, offset: (filter.page - 1) * filter.perPage })
+  /** One page of the sent (`out`) or received (`in`) mail records (`mailList`): administrators. */
+  async list (actor: ActorInput, direction: MailDirection, query: ListQuery): Promise<Page<MailMessage>> {
+    ensure(actsAsAdmin(actor), 'Only administrators may read the mail records.')
+    const unknown = (query.exact.status ?? []).find((status) => !(MAIL_STATUSES as readonly string[]).includes(status))
+    if (unknown !== undefined) throw ValidationError.field('filter.status', `The status filter has an invalid value "${unknown}".`)
+    return await this.ctx.store.mail.list(direction, query)
   }
 
   /** The original of a received mail: administrators. */
-  async raw (actor: Actor, id: number): Promise<Buffer> {
-    ensure(isAdmin(actor), 'Only administrators may read the mail records.')
+  async raw (actor: ActorInput, id: number): Promise<Buffer> {
+    ensure(actsAsAdmin(actor), 'Only administrators may read the mail records.')
     const raw = await this.ctx.store.mail.raw(id)
     if (raw === null) throw new NotFoundError('Mail')
     return raw

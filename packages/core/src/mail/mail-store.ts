@@ -1,3 +1,4 @@
+import type { ListQuery, Page } from '../list/list-query.js'
 import type { Attachment } from '../tickets/attachment.js'
 import type { DateTimeString } from '../time.js'
 import type { MailDirection, MailMessage, MailStatus, MailThread } from './mail.js'
@@ -42,8 +43,8 @@ export interface MailRepository {
   update(id: number, patch: MailMessagePatch): Promise<void>
   /** Applies `patch` only while the mail's status is `status`; whether it did (one caller wins a race). */
   updateIf(id: number, status: MailStatus, patch: MailMessagePatch): Promise<boolean>
-  /** Newest first (by id); `total` counts every match. */
-  list(filter: { direction: MailDirection, status?: MailStatus | undefined, limit: number, offset: number }): Promise<{ items: MailMessage[], total: number }>
+  /** One page of the sent (`out`) or received (`in`) records: the `mailList` declaration, like every list. */
+  list(direction: MailDirection, query: ListQuery): Promise<Page<MailMessage>>
   /** The original of a received mail (null for a sent one). */
   raw(id: number): Promise<Buffer | null>
   /** The ticket of the newest stored message (sent or received, with a ticket) whose Message-ID is one of `ids`, else of the thread whose root is; null when none. */

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { defineList } from '../list/list-spec.js'
 import type { DateTimeString } from '../time.js'
 
 /** How the help desk sends and receives mail (HelpdeskOptions `mail`). */
@@ -100,7 +101,23 @@ export type MailDirection = 'in' | 'out'
  * in: received -> processed | ignored (auto-reply, bounce, our own mail) | failed (kept with the reason)
  *     | held (its sender is not verified: kept for an administrator) -> processed (released) | discarded.
  */
-export type MailStatus = 'pending' | 'sent' | 'failed' | 'cancelled' | 'received' | 'processed' | 'ignored' | 'held' | 'discarded'
+export const MAIL_STATUSES = ['pending', 'sent', 'failed', 'cancelled', 'received', 'processed', 'ignored', 'held', 'discarded'] as const
+export type MailStatus = typeof MAIL_STATUSES[number]
+
+/**
+ * The records of sent or received mail (administrators), newest first:
+ * `filter[status]` (any of the statuses, comma separated) and
+ * `filter[ticket]` (a ticket's mail), paged like every list.
+ */
+export const mailList = defineList({
+  resource: 'mail',
+  includes: [],
+  sorts: ['id'],
+  defaultSort: '-id',
+  keyTypes: { id: 'int' },
+  partialFilters: [],
+  exactFilters: ['status', 'ticket']
+})
 
 /** Kinds of outbound mail; each has a text and an HTML template. */
 export type MailKind = 'reply' | 'closed' | 'new-ticket' | 'customer-reply' | 'assigned' | 'test' | AccountMailKind

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js'
 import { ensureAdmin } from '../users/user-policy.js'
-import type { Actor } from '../users/user.js'
+import type { ActorInput } from '../users/actor.js'
 import { checkSettingsPatch, settingsFrom, type Settings } from './settings.js'
 
 /**
@@ -14,13 +14,13 @@ export class SettingsService {
   constructor (private readonly ctx: ServiceContext) {}
 
   /** Every setting with its value (stored, else the default): administrators. */
-  async get (actor: Actor): Promise<Settings> {
+  async get (actor: ActorInput): Promise<Settings> {
     ensureAdmin(actor)
     return await this.current()
   }
 
   /** Changes the named settings (422 on unknown keys or bad values, nothing written); answers them all. */
-  async update (actor: Actor, patch: Record<string, unknown>): Promise<Settings> {
+  async update (actor: ActorInput, patch: Record<string, unknown>): Promise<Settings> {
     ensureAdmin(actor)
     const values = checkSettingsPatch(patch)
     if (Object.keys(values).length > 0) await this.ctx.store.settings.put(values)

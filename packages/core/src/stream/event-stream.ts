@@ -2,7 +2,7 @@ import { ruleFor } from '../notifications/notification-rules.js'
 import type { Notification } from '../notifications/notification.js'
 import type { Store } from '../store.js'
 import { ticketScope } from '../tickets/ticket-policy.js'
-import type { Actor } from '../users/user.js'
+import type { User } from '../users/user.js'
 import type { EventNotifier } from './event-notifier.js'
 import { receivesTicketChange, ticketStreamData, type StreamSourceEvent, type StreamViewer, type TicketStreamData } from './stream-rules.js'
 
@@ -35,7 +35,7 @@ export interface EventStreamOptions {
 
 export interface StreamSubscription {
   /** Recomputes what the user may see (after a role, permission or category change). */
-  refresh(actor: Actor): Promise<void>
+  refresh(actor: User): Promise<void>
   close(): void
 }
 
@@ -77,7 +77,7 @@ export class EventStream {
    * streams. With `lastEventId`, what the user missed after it is replayed
    * from the event log first (or a `reset` when it is too far behind).
    */
-  async open (actor: Actor, options: { lastEventId: number | null, send: (message: StreamMessage) => void }): Promise<StreamSubscription | null> {
+  async open (actor: User, options: { lastEventId: number | null, send: (message: StreamMessage) => void }): Promise<StreamSubscription | null> {
     if (this.stopped) return null
     const open = this.openPerUser.get(actor.id) ?? 0
     if (open >= this.maxPerUser) return null

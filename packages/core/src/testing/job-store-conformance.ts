@@ -1,9 +1,14 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { DEFAULT_MAX_ATTEMPTS, type Job } from '../jobs/job.js'
+import { DEFAULT_MAX_ATTEMPTS, jobQuery, type Job, type JobStatus } from '../jobs/job.js'
 import type { Store } from '../store.js'
 import { eventually } from './eventually.js'
 import { assertDistinct, sleep, type WithStore } from './conformance-support.js'
+
+/** Every job (of these statuses and type), newest first: the list's first page, as large as needed. */
+async function jobsOf (store: Store, filter: { status?: JobStatus[], type?: string } = {}): Promise<Job[]> {
+  return (await store.jobs.list(jobQuery({ ...filter, perPage: 1000 }))).items
+}
 
 /** The contract of `JobRepository` (`jobs/job-store.ts`): the outbox table job runners claim from. */
 export function jobStoreConformance (withStore: WithStore): void {
@@ -14,7 +19,7 @@ export function jobStoreConformance (withStore: WithStore): void {
           await tx.jobs.enqueue([{ type: 'test.a' }, { type: 'test.b' }])
           throw new Error('boom')
         }), /boom/)
-        assert.deepEqual(await store.jobs.list({}), [])
+        assert.deepEqual(await jobsOf(store), [])
         const ids = await store.transaction(async (tx) => await tx.jobs.enqueue([
           { type: 'test.a', payload: { n: 1, nested: { list: [1, 'two'] } } },
           { type: 'test.b', maxAttempts: 3, runAt: clock.at(60_000) }
@@ -59,7 +64,7 @@ export function jobStoreConformance (withStore: WithStore): void {
 
         // Many at once, more than one statement's worth in some adapters.
         const bulk = await store.jobs.enqueue(Array.from({ length: 450 }, (_, i) => ({ type: 'test.bulk', payload: { i } })))
-        const payloadOf = new Map((await store.jobs.list({ type: 'test.bulk', limit: 500 })).map((job) => [job.id, job.payload]))
+        const payloadOf = new Map((await jobsOf(store, { type: 'test.bulk' })).map((job) => [job.id, job.payload]))
         assert.ok(bulk.length === 450 && bulk.every((id, i) => payloadOf.get(id)?.i === i), 'each id is its job\'s')
       })
     })
@@ -75,13 +80,13 @@ export function jobStoreConformance (withStore: WithStore): void {
           await tx.jobs.enqueue([{ ...recurring, runAt: clock.at(3_600_000) }])
           throw new Error('boom')
         }), /boom/)
-        assert.deepEqual((await store.jobs.list({})).map((job) => [job.id, job.status]), [[id, 'running']])
+        assert.deepEqual((await jobsOf(store)).map((job) => [job.id, job.status]), [[id, 'running']])
         const [next] = await store.transaction(async (tx) => {
           await tx.jobs.complete(id!)
           return await tx.jobs.enqueue([{ ...recurring, runAt: clock.at(3_600_000) }])
         })
         assert.ok(next !== undefined && next !== id)
-        assert.deepEqual((await store.jobs.list({})).map((job) => [job.id, job.status, job.uniqueKey, job.run_at]), [
+        assert.deepEqual((await jobsOf(store)).map((job) => [job.id, job.status, job.uniqueKey, job.run_at]), [
           [next, 'pending', 'recurring:test.tidy', clock.at(3_600_000)],
           [id, 'done', 'recurring:test.tidy', clock.at()]
         ])
@@ -212,18 +217,23 @@ export function jobStoreConformance (withStore: WithStore): void {
       })
     })
 
-    it('list: newest first, by statuses and type, at most `limit` (default 100)', async () => {
+    it('list: one page of the jobs list, newest first, by statuses and type, with its total; cursor pages too', async () => {
       await withStore(async ({ store }) => {
         const ids = await store.jobs.enqueue([{ type: 'test.a' }, { type: 'test.b' }, { type: 'test.a' }, { type: 'test.a' }])
         await store.jobs.claim({ types: ['test.b'], limit: 1, leaseMs: 60_000, workerId: 'w' })
         await store.jobs.complete(ids[1]!)
-        assert.deepEqual((await store.jobs.list({})).map((job) => job.id), [...ids].reverse())
-        assert.deepEqual((await store.jobs.list({ type: 'test.a' })).map((job) => job.id), [ids[3], ids[2], ids[0]])
-        assert.deepEqual((await store.jobs.list({ status: ['done'] })).map((job) => job.id), [ids[1]])
-        assert.deepEqual((await store.jobs.list({ status: ['pending', 'done'], type: 'test.b' })).map((job) => job.id), [ids[1]])
-        assert.deepEqual((await store.jobs.list({ limit: 2 })).map((job) => job.id), [ids[3], ids[2]])
-        await store.jobs.enqueue(Array.from({ length: 101 }, () => ({ type: 'test.many' })))
-        assert.equal((await store.jobs.list({})).length, 100)
+        const idsOf = (jobs: Job[]): number[] => jobs.map((job) => job.id)
+        assert.deepEqual(idsOf(await jobsOf(store)), [...ids].reverse())
+        assert.deepEqual(idsOf(await jobsOf(store, { type: 'test.a' })), [ids[3], ids[2], ids[0]])
+        assert.deepEqual(idsOf(await jobsOf(store, { status: ['done'] })), [ids[1]])
+        assert.deepEqual(idsOf(await jobsOf(store, { status: ['pending', 'done'], type: 'test.b' })), [ids[1]])
+        const first = await store.jobs.list(jobQuery({ perPage: 2 }))
+        assert.deepEqual([idsOf(first.items), first.total, first.page, first.perPage], [[ids[3], ids[2]], 4, 1, 2])
+        const second = await store.jobs.list({ ...jobQuery({ perPage: 2 }), page: 2 })
+        assert.deepEqual(idsOf(second.items), [ids[1], ids[0]])
+        const byCursor = await store.jobs.list({ ...jobQuery({ perPage: 3 }), cursor: { position: null, backward: false } })
+        assert.deepEqual(idsOf(byCursor.items), [ids[3], ids[2], ids[1]])
+        assert.ok(byCursor.cursors?.next !== null && byCursor.cursors?.next !== undefined)
       })
     })
 
@@ -242,7 +252,7 @@ export function jobStoreConformance (withStore: WithStore): void {
         assert.equal(await store.jobs.deleteFinishedBefore(clock.at(), 2), 2)
         assert.equal(await store.jobs.deleteFinishedBefore(clock.at(), 10), 1)
         assert.equal(await store.jobs.deleteFinishedBefore(clock.at(), 10), 0)
-        assert.deepEqual((await store.jobs.list({})).map((job) => job.id).sort((x, y) => x - y), [running, pending, recent].sort((x, y) => x! - y!))
+        assert.deepEqual((await jobsOf(store)).map((job) => job.id).sort((x, y) => x - y), [running, pending, recent].sort((x, y) => x! - y!))
       })
     })
 

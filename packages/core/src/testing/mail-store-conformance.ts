@@ -1,9 +1,15 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import type { ListQuery } from '../list/list-query.js'
 import type { NewInboundMail, NewOutboundMail } from '../mail/mail-store.js'
 import { Role } from '../users/user.js'
 import { aTicket, assertDistinct, person, type WithStore } from './conformance-support.js'
+
+/** A page of the mail list (`mailList`: newest first), with these exact filters. */
+function mailQuery (options: { exact?: Record<string, string[]>, page?: number, perPage?: number } = {}): ListQuery {
+  return { include: [], sort: [{ field: 'id', desc: true }], partial: {}, exact: options.exact ?? {}, page: options.page ?? 1, perPage: options.perPage ?? 10 }
+}
 
 /** The contract of `MailRepository` (`mail/mail-store.ts`): threads, sent and received mail, participants and opt-outs. */
 export function mailStoreConformance (withStore: WithStore): void {
@@ -64,7 +70,7 @@ export function mailStoreConformance (withStore: WithStore): void {
         const count = 2500
         const ids = await store.mail.createOutbound(Array.from({ length: count }, (_, i) => outbound({ ticket_id: ticketId, message_id: '<many@example.com>', recipient: `r${i}@example.com` })))
         assert.equal(ids.length, count)
-        const listed = await store.mail.list({ direction: 'out', limit: count, offset: 0 })
+        const listed = await store.mail.list('out', mailQuery({ perPage: count }))
         assert.equal(listed.total, count)
         const recipientOf = new Map(listed.items.map((m) => [m.id, m.recipient]))
         assert.ok(ids.every((id, i) => recipientOf.get(id) === `r${i}@example.com`), 'each id is its mail\'s')
@@ -88,7 +94,7 @@ export function mailStoreConformance (withStore: WithStore): void {
 
         const racing = await Promise.all([1, 2, 3, 4].map(async () => await store.mail.createInbound(inbound({ dedupe_key: 'digest:abc', message_id: null }))))
         assert.equal(racing.filter((r) => r !== null).length, 1, 'concurrent doors record a mail once')
-        assert.equal((await store.mail.list({ direction: 'in', limit: 10, offset: 0 })).total, 2)
+        assert.equal((await store.mail.list('in', mailQuery())).total, 2)
 
         const { ownerId, ticketId } = await aTicket(store)
         await store.mail.update(id, { status: 'processed', ticket_id: ticketId, user_id: ownerId, error: 'a note' })
@@ -97,22 +103,30 @@ export function mailStoreConformance (withStore: WithStore): void {
       })
     })
 
-    it('list: one direction, by status, newest first, paged, with the total', async () => {
+    it('list: one direction, by statuses and ticket, newest first, paged, with the total; cursor pages too', async () => {
       await withStore(async ({ store }) => {
         const { ticketId } = await aTicket(store)
+        const other = await aTicket(store, 'other@example.com')
         const out = await store.mail.createOutbound([1, 2, 3].map((n) => outbound({ ticket_id: ticketId, message_id: `<out-${n}@example.com>` })))
+        const [elsewhere] = await store.mail.createOutbound([outbound({ ticket_id: other.ticketId, message_id: '<out-4@example.com>' })])
         const received = await store.mail.createInbound(inbound({ dedupe_key: 'k1' }))
         await store.mail.update(out[1]!, { status: 'sent' })
-        const page = async (filter: Partial<Parameters<typeof store.mail.list>[0]>): Promise<[number[], number]> => {
-          const listed = await store.mail.list({ direction: 'out', limit: 10, offset: 0, ...filter })
+        const page = async (options: Parameters<typeof mailQuery>[0], direction: 'in' | 'out' = 'out'): Promise<[number[], number]> => {
+          const listed = await store.mail.list(direction, mailQuery(options))
           return [listed.items.map((m) => m.id), listed.total]
         }
-        assert.deepEqual(await page({}), [[out[2], out[1], out[0]], 3])
-        assert.deepEqual(await page({ limit: 2 }), [[out[2], out[1]], 3])
-        assert.deepEqual(await page({ limit: 2, offset: 2 }), [[out[0]], 3])
-        assert.deepEqual(await page({ status: 'pending' }), [[out[2], out[0]], 2])
-        assert.deepEqual(await page({ status: 'failed' }), [[], 0])
-        assert.deepEqual(await page({ direction: 'in' }), [[received], 1])
+        assert.deepEqual(await page({}), [[elsewhere, out[2], out[1], out[0]], 4])
+        assert.deepEqual(await page({ perPage: 2 }), [[elsewhere, out[2]], 4])
+        assert.deepEqual(await page({ perPage: 2, page: 2 }), [[out[1], out[0]], 4])
+        assert.deepEqual(await page({ exact: { status: ['pending'] } }), [[elsewhere, out[2], out[0]], 3])
+        assert.deepEqual(await page({ exact: { status: ['sent', 'failed'] } }), [[out[1]], 1])
+        assert.deepEqual(await page({ exact: { status: ['failed'] } }), [[], 0])
+        assert.deepEqual(await page({ exact: { ticket: [String(ticketId)], status: ['pending'] } }), [[out[2], out[0]], 2])
+        assert.deepEqual(await page({}, 'in'), [[received], 1])
+        const byCursor = await store.mail.list('out', { ...mailQuery({ perPage: 3 }), cursor: { position: null, backward: false } })
+        assert.deepEqual(byCursor.items.map((m) => m.id), [elsewhere, out[2], out[1]])
+        const rest = await store.mail.list('out', { ...mailQuery({ perPage: 3 }), cursor: { position: [byCursor.items.at(-1)!.id, byCursor.items.at(-1)!.id], backward: false } })
+        assert.deepEqual(rest.items.map((m) => m.id), [out[0]])
       })
     })
 

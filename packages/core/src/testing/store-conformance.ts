@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ValidationError } from '../errors.js'
+import { jobQuery } from '../jobs/job.js'
 import type { Store } from '../store.js'
 import { staffCategoryCounts, type Category } from '../categories/category.js'
 import type { TicketScope } from '../tickets/ticket-policy.js'
@@ -70,6 +71,17 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
           assert.equal(await store.comments.delete(missing), false)
           assert.equal(await store.customerNotes.delete(missing), false)
           assert.equal(await store.tokens.deleteForUser(missing, missing), false)
+        })
+      })
+
+      it('users.findMany: the users of the ids that exist, in the order asked, in one query', async () => {
+        await withStore(async ({ store, statements }) => {
+          const ada = await store.users.create(person(Role.Admin, 'ada@example.com'))
+          const bob = await store.users.create(person(Role.Customer, 'bob@example.com'))
+          assert.deepEqual(await store.users.findMany([]), [])
+          const before = statements?.() ?? 0
+          assert.deepEqual(await store.users.findMany([bob.id, 987654, ada.id]), [bob, ada])
+          if (statements !== undefined) assert.equal(statements() - before, 1)
         })
       })
 
@@ -420,7 +432,7 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
           const claimed = (await Promise.all(Array.from({ length: writers }, async (_, w) => await store.jobs.claim({ types: ['conformance.job'], limit: 2, leaseMs: 60_000, workerId: `w${w}` })))).flat()
           assert.deepEqual(claimed.map((job) => job.id).sort((a, b) => a - b), jobIds, 'each job claimed once')
           await store.jobs.complete(claimed.map((job) => job.id))
-          assert.deepEqual((await store.jobs.list({ type: 'conformance.job' })).map((job) => [job.status, job.attempts]), jobIds.map(() => ['done', 1]))
+          assert.deepEqual((await store.jobs.list(jobQuery({ type: 'conformance.job', perPage: 100 }))).items.map((job) => [job.status, job.attempts]), jobIds.map(() => ['done', 1]))
         })
       })
     })

@@ -5,7 +5,7 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.
 import type { FileStorage } from '../ports.js'
 import { formatDateTime } from '../time.js'
 import { ensure } from '../users/user-policy.js'
-import type { Actor } from '../users/user.js'
+import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
 import { ATTACHMENT_MAX_BYTES, DEFAULT_UPLOAD_QUOTA, displayName, UNLINKED_ATTACHMENT_TTL_MS, type Attachment, type UploadQuota } from './attachment.js'
 import { inspectUpload } from './attachment-upload.js'
 import { canDeleteAttachment, canSeeComment, canSeeTicket, seesAttachmentDirectly, ticketScope } from './ticket-policy.js'
@@ -38,7 +38,8 @@ export class AttachmentService {
    * stored, enforced while streaming (no more bytes than the room left are
    * written), and again atomically with the row, so a burst cannot pass it.
    */
-  async upload (actor: Actor, file: { name?: string | undefined, content: Readable }, quota: UploadQuota = DEFAULT_UPLOAD_QUOTA): Promise<Attachment> {
+  async upload (caller: ActorInput, file: { name?: string | undefined, content: Readable }, quota: UploadQuota = DEFAULT_UPLOAD_QUOTA): Promise<Attachment> {
+    const actor = requirePerson(caller)
     const { store } = this.ctx
     const used = await store.attachments.unlinkedUsage(actor.id)
     if (used.files >= quota.maxFiles || used.bytes >= quota.maxBytes) throw overQuota(quota)
@@ -65,14 +66,16 @@ export class AttachmentService {
     }
   }
 
-  async view (actor: Actor, id: string): Promise<Attachment> {
+  async view (caller: ActorInput, id: string): Promise<Attachment> {
+    const actor = requirePerson(caller)
     const attachment = await this.ctx.store.attachments.findById(id)
     if (attachment === null || !await this.canSee(actor, attachment)) throw new NotFoundError('Attachment')
     return attachment
   }
 
   /** The attachment and its bytes; 404 when its file is gone too. */
-  async download (actor: Actor, id: string): Promise<{ attachment: Attachment, content: Readable }> {
+  async download (caller: ActorInput, id: string): Promise<{ attachment: Attachment, content: Readable }> {
+    const actor = requirePerson(caller)
     const attachment = await this.view(actor, id)
     const content = await this.ctx.files.read(attachment.file_name)
     if (content === null) throw new NotFoundError('Attachment file')
@@ -80,7 +83,8 @@ export class AttachmentService {
   }
 
   /** Deletes the attachment and its file: its uploader and administrators. */
-  async delete (actor: Actor, id: string): Promise<void> {
+  async delete (caller: ActorInput, id: string): Promise<void> {
+    const actor = requirePerson(caller)
     const attachment = await this.view(actor, id)
     ensure(canDeleteAttachment(actor, attachment))
     if (await this.ctx.store.attachments.delete(id)) await removeFiles(this.ctx.files, [attachment.file_name])
@@ -101,7 +105,7 @@ export class AttachmentService {
     }
   }
 
-  private async canSee (actor: Actor, attachment: Attachment): Promise<boolean> {
+  private async canSee (actor: PersonActor, attachment: Attachment): Promise<boolean> {
     if (seesAttachmentDirectly(actor, attachment)) return true
     if (attachment.ticket_id === null) return false
     const { store } = this.ctx

@@ -4,7 +4,8 @@ import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import { ensure } from '../users/user-policy.js'
-import { isStaff, type Actor } from '../users/user.js'
+import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
+import { isStaff, type User } from '../users/user.js'
 import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
 import { removeFiles } from './attachment-service.js'
 import { CommentType, commentPreview, type Comment, type CommentTypeNumber } from './comment.js'
@@ -32,18 +33,21 @@ export interface CommentInput {
 
 /**
  * Comments of tickets: a caller sees those of tickets they can see, minus
- * what `commentVisibility` hides from customers (notes, others' private replies).
+ * what `commentVisibility` hides from customers (notes, others' private
+ * replies). People read and write them (`requirePerson`).
  */
 export class CommentService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor, ticketId: number, query: ListQuery): Promise<Page<WithIncludes<Comment>>> {
+  async list (caller: ActorInput, ticketId: number, query: ListQuery): Promise<Page<WithIncludes<Comment>>> {
+    const actor = requirePerson(caller)
     const { ticket, scope } = await visibleTicket(this.ctx.store, actor, ticketId)
     const page = await this.ctx.store.comments.list(ticket, scope.comments, query)
     return { ...page, items: page.items.map((comment) => withReadableTicket(actor, comment)) }
   }
 
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Comment>> {
+  async view (caller: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<Comment>> {
+    const actor = requirePerson(caller)
     const { comment } = await this.visible(actor, id)
     return withReadableTicket(actor, await this.ctx.store.comments.withIncludes(comment, query))
   }
@@ -62,7 +66,8 @@ export class CommentService {
    * same transaction: staff reply on Open -> Pending, customer reply on
    * Pending/Closed -> Open, `close` -> Closed (CONTRACT §8).
    */
-  async create (actor: Actor, ticketId: number, input: CommentInput): Promise<Comment> {
+  async create (caller: ActorInput, ticketId: number, input: CommentInput): Promise<Comment> {
+    const actor = requirePerson(caller)
     const { store } = this.ctx
     const { ticket } = await visibleTicket(store, actor, ticketId)
     if (!canComment(actor, ticket, input.type)) {
@@ -78,11 +83,11 @@ export class CommentService {
    * established that the author belongs to the ticket (its owner, staff, or a
    * participant Cc'd in on the thread), so the commenting rule is not asked.
    */
-  async createFromMail (author: Actor, ticket: Ticket, input: Omit<CommentInput, 'type'>): Promise<Comment> {
-    return await this.write(author, ticket, { ...input, type: CommentType.Reply })
+  async createFromMail (author: ActorInput, ticket: Ticket, input: Omit<CommentInput, 'type'>): Promise<Comment> {
+    return await this.write(requirePerson(author), ticket, { ...input, type: CommentType.Reply })
   }
 
-  private async write (actor: Actor, ticket: Ticket, input: CommentInput): Promise<Comment> {
+  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput): Promise<Comment> {
     const { store } = this.ctx
     const errors: FieldErrors = {}
     const body = checkedBody(errors, input.body)
@@ -129,7 +134,8 @@ export class CommentService {
   }
 
   /** Replaces the body: the author and administrators (`canModifyComment`). */
-  async update (actor: Actor, id: number, body: string): Promise<Comment> {
+  async update (caller: ActorInput, id: number, body: string): Promise<Comment> {
+    const actor = requirePerson(caller)
     const { comment, ticket } = await this.modifiable(actor, id)
     const errors: FieldErrors = {}
     const clean = checkedBody(errors, body)
@@ -138,14 +144,15 @@ export class CommentService {
   }
 
   /** PUT (public) / DELETE (private) /comments/{id}/privacy. */
-  async setPrivate (actor: Actor, id: number, isPrivate: boolean): Promise<Comment> {
+  async setPrivate (caller: ActorInput, id: number, isPrivate: boolean): Promise<Comment> {
+    const actor = requirePerson(caller)
     const { comment, ticket } = await this.modifiable(actor, id)
     if (comment.private === isPrivate) return comment
     return await this.changed(actor, comment, ticket, { private: isPrivate })
   }
 
   /** Writes the change and raises `Tickets.CommentUpdated` in one transaction. */
-  private async changed (actor: Actor, comment: Comment, ticket: Ticket, patch: Partial<Pick<Comment, 'body' | 'preview' | 'private'>>): Promise<Comment> {
+  private async changed (actor: PersonActor, comment: Comment, ticket: Ticket, patch: Partial<Pick<Comment, 'body' | 'preview' | 'private'>>): Promise<Comment> {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.comments.update(comment.id, patch) ?? notFound()
       const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
@@ -160,7 +167,8 @@ export class CommentService {
   }
 
   /** Deletes the comment with its attachments and their files. */
-  async delete (actor: Actor, id: number): Promise<void> {
+  async delete (caller: ActorInput, id: number): Promise<void> {
+    const actor = requirePerson(caller)
     const { comment, ticket } = await this.modifiable(actor, id)
     const fileNames = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const names = await tx.attachments.fileNamesOfComment(comment.id)
@@ -173,7 +181,7 @@ export class CommentService {
   }
 
   /** The comment and its ticket; 404 unless the caller can see both. */
-  private async visible (actor: Actor, id: number): Promise<{ comment: Comment, ticket: Ticket }> {
+  private async visible (actor: PersonActor, id: number): Promise<{ comment: Comment, ticket: Ticket }> {
     const comment = await this.ctx.store.comments.findById(id) ?? notFound()
     const { ticket, scope } = await visibleTicket(this.ctx.store, actor, comment.ticket_id)
       .catch((error: unknown) => { throw error instanceof NotFoundError ? new NotFoundError('Comment') : error })
@@ -181,7 +189,7 @@ export class CommentService {
     return { comment, ticket }
   }
 
-  private async modifiable (actor: Actor, id: number): Promise<{ comment: Comment, ticket: Ticket }> {
+  private async modifiable (actor: PersonActor, id: number): Promise<{ comment: Comment, ticket: Ticket }> {
     const found = await this.visible(actor, id)
     ensure(canModifyComment(actor, found.comment), 'Only the author of a comment and administrators may change it.')
     return found
@@ -189,7 +197,7 @@ export class CommentService {
 }
 
 /** The `ticket` include as the caller may read it. */
-function withReadableTicket (actor: Actor, comment: WithIncludes<Comment>): WithIncludes<Comment> {
+function withReadableTicket (actor: User, comment: WithIncludes<Comment>): WithIncludes<Comment> {
   const ticket = comment.ticket as Ticket | null | undefined
   return ticket === undefined || ticket === null ? comment : { ...comment, ticket: readableTicket(actor, ticket) }
 }

@@ -1,8 +1,11 @@
+import type { ServiceContext } from '../context.js'
 import type { FieldErrors } from '../errors.js'
 import type { Store } from '../store.js'
 import { textLength } from '../text-input.js'
+import { userOf, type ActorInput } from '../users/actor.js'
+import { insertCustomer, unconfirmedCustomer } from '../users/customer-creation.js'
 import { normaliseEmail, personName } from '../users/user-input.js'
-import { isStaff, LIMITS, Role, UserStatus, type Actor, type User } from '../users/user.js'
+import { isStaff, LIMITS, Role, type User } from '../users/user.js'
 import type { TicketInput } from './ticket-input.js'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -24,8 +27,8 @@ function nameOf (errors: FieldErrors, field: 'first_name' | 'last_name', value: 
  * yet means a new Unconfirmed customer. Records problems in `errors`; returns
  * null when there are any.
  */
-export async function resolveTicketOwner (store: Store, actor: Actor, input: TicketInput, errors: FieldErrors): Promise<TicketOwner | null> {
-  if (!isStaff(actor)) return { user: actor }
+export async function resolveTicketOwner (store: Store, actor: User, input: TicketInput, errors: FieldErrors): Promise<TicketOwner | null> {
+  if (!isStaff(actor)) return { user: userOf(actor) }
   const customerId = input.customer_id ?? input.customer
   if (customerId !== undefined) {
     const user = await store.users.findById(customerId)
@@ -59,13 +62,11 @@ export async function resolveTicketOwner (store: Store, actor: Actor, input: Tic
   return errors.first_name === undefined && errors.last_name === undefined ? { create: created } : null
 }
 
-/** The owner as a user, creating the customer inside the ticket's transaction (status Unconfirmed, no usable password). */
-export async function ownerUser (tx: Store, owner: TicketOwner): Promise<User> {
+/**
+ * The owner as a user, creating the customer (Unconfirmed, no usable
+ * password; `CustomerCreated` by `by`) inside the ticket's transaction `tx`.
+ */
+export async function ownerUser (ctx: ServiceContext, tx: Store, owner: TicketOwner, by: ActorInput): Promise<User> {
   if ('user' in owner) return owner.user
-  return await tx.users.create({
-    role: Role.Customer,
-    ...owner.create,
-    status: UserStatus.Unconfirmed,
-    password_hash: null
-  })
+  return await insertCustomer(ctx, tx, unconfirmedCustomer(owner.create.email, owner.create), by)
 }

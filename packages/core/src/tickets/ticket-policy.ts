@@ -1,8 +1,9 @@
 import { rememberForActor } from '../auth/actor-memo.js'
 import { NotFoundError } from '../errors.js'
 import type { Store } from '../store.js'
+import { actsAsAdmin, actsAsStaff, personOf, userOf, type ActorInput } from '../users/actor.js'
 import { hasPermission } from '../users/user-policy.js'
-import { isAdmin, isStaff, type Actor } from '../users/user.js'
+import { isStaff, type User } from '../users/user.js'
 import type { Attachment } from './attachment.js'
 import { CommentType, type Comment } from './comment.js'
 import type { Ticket } from './ticket.js'
@@ -34,7 +35,13 @@ export interface TicketScope {
   viewerId: number
 }
 
-export function commentVisibility (actor: Actor): CommentVisibility {
+/*
+ * Reading and writing tickets is a person's business (a `PersonActor`, or a
+ * plain `User` for that person): the functions that need who they are take a
+ * `User`; the permission checks answer for any actor.
+ */
+
+export function commentVisibility (actor: User): CommentVisibility {
   return isStaff(actor) ? { all: true } : { repliesFor: actor.id }
 }
 
@@ -43,16 +50,16 @@ export function commentVisibility (actor: Actor): CommentVisibility {
  * their categories (remembered on a token-authenticated caller until the auth
  * revision moves, which a change of categories does).
  */
-export async function ticketScope (store: Store, actor: Actor): Promise<TicketScope> {
+export async function ticketScope (store: Store, actor: User): Promise<TicketScope> {
   let tickets: TicketVisibility
   if (!isStaff(actor)) tickets = { ownerOrPublic: actor.id }
   else if (hasPermission(actor, 'view_all_tickets')) tickets = { all: true }
-  else tickets = { categoryIds: await rememberForActor(actor, 'categoryIds', async () => await store.users.categoryIds(actor.id)), assignedTo: actor.id }
+  else tickets = { categoryIds: await rememberForActor(userOf(actor), 'categoryIds', async () => await store.users.categoryIds(actor.id)), assignedTo: actor.id }
   return { tickets, comments: commentVisibility(actor), viewerId: actor.id }
 }
 
 /** The ticket and the caller's scope; NotFoundError when it is missing or invisible to the caller. */
-export async function visibleTicket (store: Store, actor: Actor, id: number): Promise<{ ticket: Ticket, scope: TicketScope }> {
+export async function visibleTicket (store: Store, actor: User, id: number): Promise<{ ticket: Ticket, scope: TicketScope }> {
   const ticket = await store.tickets.findById(id)
   if (ticket === null) throw new NotFoundError('Ticket')
   const scope = await ticketScope(store, actor)
@@ -77,12 +84,12 @@ export function canSeeComment (visibility: CommentVisibility, comment: Pick<Comm
  * answers) is the owner's business, so customers reading someone else's
  * public ticket get it empty.
  */
-export function readableTicket<T extends Ticket> (actor: Actor, ticket: T): T {
+export function readableTicket<T extends Ticket> (actor: User, ticket: T): T {
   if (isStaff(actor) || ownsTicket(actor, ticket)) return ticket
   return { ...ticket, additional: { fields: {} } }
 }
 
-export function ownsTicket (actor: Actor, ticket: Pick<Ticket, 'user_id'>): boolean {
+export function ownsTicket (actor: User, ticket: Pick<Ticket, 'user_id'>): boolean {
   return ticket.user_id === actor.id
 }
 
@@ -90,26 +97,26 @@ export function ownsTicket (actor: Actor, ticket: Pick<Ticket, 'user_id'>): bool
  * Of a visible ticket, staff may change everything, its owner the title and
  * body (a category change by the owner is 403, CONTRACT §16); others nothing.
  */
-export function ticketEditRights (actor: Actor, ticket: Pick<Ticket, 'user_id'>): 'all' | 'text' | 'none' {
+export function ticketEditRights (actor: User, ticket: Pick<Ticket, 'user_id'>): 'all' | 'text' | 'none' {
   if (isStaff(actor)) return 'all'
   return ownsTicket(actor, ticket) ? 'text' : 'none'
 }
 
 /** Making a visible ticket public or private: staff and its owner. */
-export function canChangeTicketPrivacy (actor: Actor, ticket: Pick<Ticket, 'user_id'>): boolean {
+export function canChangeTicketPrivacy (actor: User, ticket: Pick<Ticket, 'user_id'>): boolean {
   return isStaff(actor) || ownsTicket(actor, ticket)
 }
 
-export function canAssignTickets (actor: Actor): boolean {
+export function canAssignTickets (actor: ActorInput): boolean {
   return hasPermission(actor, 'assign_tickets')
 }
 
-export function canDeleteTickets (actor: Actor): boolean {
+export function canDeleteTickets (actor: ActorInput): boolean {
   return hasPermission(actor, 'delete_tickets')
 }
 
 /** Commenting on a visible ticket: staff any type; a customer only replies, only on their own tickets (CONTRACT §3). */
-export function canComment (actor: Actor, ticket: Pick<Ticket, 'user_id'>, type: number): boolean {
+export function canComment (actor: User, ticket: Pick<Ticket, 'user_id'>, type: number): boolean {
   if (isStaff(actor)) return true
   return ownsTicket(actor, ticket) && type === CommentType.Reply
 }
@@ -119,16 +126,16 @@ export function canComment (actor: Actor, ticket: Pick<Ticket, 'user_id'>, type:
  * and administrators. Other agents may not rewrite a colleague's words (they
  * answer with a new comment), and a customer only ever touches their own replies.
  */
-export function canModifyComment (actor: Actor, comment: Pick<Comment, 'user_id'>): boolean {
-  return isAdmin(actor) || (comment.user_id !== null && comment.user_id === actor.id)
+export function canModifyComment (actor: ActorInput, comment: Pick<Comment, 'user_id'>): boolean {
+  return actsAsAdmin(actor) || (comment.user_id !== null && comment.user_id === personOf(actor)?.id)
 }
 
 /** Whom an attachment shows without looking at its ticket: its uploader and staff (CONTRACT §12). */
-export function seesAttachmentDirectly (actor: Actor, attachment: Pick<Attachment, 'user_id'>): boolean {
-  return isStaff(actor) || attachment.user_id === actor.id
+export function seesAttachmentDirectly (actor: ActorInput, attachment: Pick<Attachment, 'user_id'>): boolean {
+  return actsAsStaff(actor) || (attachment.user_id !== null && attachment.user_id === personOf(actor)?.id)
 }
 
 /** Deleting an attachment (and its file): its uploader and administrators (CONTRACT §16). */
-export function canDeleteAttachment (actor: Actor, attachment: Pick<Attachment, 'user_id'>): boolean {
-  return isAdmin(actor) || (attachment.user_id !== null && attachment.user_id === actor.id)
+export function canDeleteAttachment (actor: ActorInput, attachment: Pick<Attachment, 'user_id'>): boolean {
+  return actsAsAdmin(actor) || (attachment.user_id !== null && attachment.user_id === personOf(actor)?.id)
 }

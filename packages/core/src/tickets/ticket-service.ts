@@ -6,14 +6,15 @@ import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { ensure } from '../users/user-policy.js'
-import { isStaff, UserStatus, type Actor } from '../users/user.js'
+import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
+import { isStaff, Role, UserStatus } from '../users/user.js'
 import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
 import { removeFiles } from './attachment-service.js'
 import { checkFieldAnswers, checkPurchaseCode } from './ticket-fields.js'
 import { changedFields, ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketCreatedByAgentEvent, type TicketCreatedEvent, type TicketDeletedEvent, type TicketUpdatedEvent } from './ticket-events.js'
 import { importTickets, type TicketImport } from './ticket-import.js'
 import { checkedBody, checkedTitle, type TicketInput, type TicketUpdateInput } from './ticket-input.js'
-import { ownerUser, resolveTicketOwner } from './ticket-owner.js'
+import { ownerUser, resolveTicketOwner, type TicketOwner } from './ticket-owner.js'
 import {
   canAssignTickets, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
 } from './ticket-policy.js'
@@ -30,11 +31,15 @@ async function collect (errors: FieldErrors, check: () => Promise<void>): Promis
   }
 }
 
-/** Tickets: who sees which is `ticketScope` (ticket-policy.ts), for lists and single views alike. */
+/**
+ * Tickets: who sees which is `ticketScope` (ticket-policy.ts), for lists and
+ * single views alike. People read and write them (`requirePerson`).
+ */
 export class TicketService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<Ticket>>> {
+  async list (caller: ActorInput, query: ListQuery): Promise<Page<WithIncludes<Ticket>>> {
+    const actor = requirePerson(caller)
     const page = await this.ctx.store.tickets.list(await ticketScope(this.ctx.store, actor), query)
     return { ...page, items: page.items.map((ticket) => readableTicket(actor, ticket)) }
   }
@@ -43,7 +48,8 @@ export class TicketService {
    * One ticket with the query's includes; records the read afterwards, so
    * `last_read_by_me` shows the previous visit.
    */
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<Ticket>> {
+  async view (caller: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<Ticket>> {
+    const actor = requirePerson(caller)
     const { ticket, scope } = await this.visible(actor, id)
     const viewed = await this.ctx.store.tickets.withIncludes(ticket, scope, query)
     await this.ctx.store.tickets.markRead(ticket.id, actor.id, nowString(this.ctx))
@@ -51,12 +57,14 @@ export class TicketService {
   }
 
   /** A ticket the caller may see (404 otherwise): for other modules, e.g. canned-response placeholders. */
-  async findById (actor: Actor, id: number): Promise<Ticket> {
+  async findById (caller: ActorInput, id: number): Promise<Ticket> {
+    const actor = requirePerson(caller)
     return (await this.visible(actor, id)).ticket
   }
 
   /** A customer's own ticket, or staff's on behalf of a customer (who is created when the email is new). */
-  async create (actor: Actor, input: TicketInput): Promise<Ticket> {
+  async create (caller: ActorInput, input: TicketInput): Promise<Ticket> {
+    const actor = requirePerson(caller)
     const { store } = this.ctx
     await ensureMayOpenTicket(store, actor)
     const errors: FieldErrors = {}
@@ -77,8 +85,8 @@ export class TicketService {
     const purchaseCode = input.purchase_code?.trim() ?? ''
     if (purchaseCode !== '') additional.purchase_code = purchaseCode
 
-    return await this.ctx.events.transaction(store, async (tx) => {
-      const user = await ownerUser(tx, owner)
+    const write = async (owner: TicketOwner): Promise<Ticket> => await this.ctx.events.transaction(store, async (tx) => {
+      const user = await ownerUser(this.ctx, tx, owner, actor)
       const ticket = await tx.tickets.create({
         user_id: user.id,
         creator_id: actor.id,
@@ -97,10 +105,20 @@ export class TicketService {
       }
       return ticket
     })
+    try {
+      return await write(owner)
+    } catch (error) {
+      // A concurrent request created the new customer first (its email is taken now, and this transaction rolled back): the ticket is theirs.
+      if (!('create' in owner) || !(error instanceof ValidationError) || error.errors.email === undefined) throw error
+      const existing = await store.users.findByEmail(owner.create.email)
+      if (existing === null || existing.role !== Role.Customer) throw error
+      return await write({ user: existing })
+    }
   }
 
   /** Partial update: the owner changes title and body; staff also category, status and privacy. */
-  async update (actor: Actor, id: number, input: TicketUpdateInput): Promise<Ticket> {
+  async update (caller: ActorInput, id: number, input: TicketUpdateInput): Promise<Ticket> {
+    const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     const rights = ticketEditRights(actor, ticket)
     ensure(rights !== 'none')
@@ -135,7 +153,8 @@ export class TicketService {
   }
 
   /** PUT (public) / DELETE (private) /tickets/{id}/privacy: staff and the owner. */
-  async setPrivate (actor: Actor, id: number, isPrivate: boolean): Promise<Ticket> {
+  async setPrivate (caller: ActorInput, id: number, isPrivate: boolean): Promise<Ticket> {
+    const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     ensure(canChangeTicketPrivacy(actor, ticket))
     if (ticket.private === isPrivate) return ticket
@@ -149,7 +168,8 @@ export class TicketService {
   }
 
   /** Assigns an agent (or administrator): administrators and agents with `assign_tickets`. */
-  async assign (actor: Actor, id: number, agentId: number): Promise<Ticket> {
+  async assign (caller: ActorInput, id: number, agentId: number): Promise<Ticket> {
+    const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     ensure(canAssignTickets(actor))
     const agent = await this.ctx.store.users.findById(agentId)
@@ -170,7 +190,8 @@ export class TicketService {
   }
 
   /** Deletes the ticket with its comments, attachments (files too) and notifications: administrators and agents with `delete_tickets`. */
-  async delete (actor: Actor, id: number): Promise<void> {
+  async delete (caller: ActorInput, id: number): Promise<void> {
+    const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     ensure(canDeleteTickets(actor))
     const fileNames = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
@@ -194,7 +215,7 @@ export class TicketService {
     return await this.ctx.store.transaction(async (inner) => await importTickets(this.ctx, inner, items))
   }
 
-  private async visible (actor: Actor, id: number): Promise<{ ticket: Ticket, scope: TicketScope }> {
+  private async visible (actor: PersonActor, id: number): Promise<{ ticket: Ticket, scope: TicketScope }> {
     return await visibleTicket(this.ctx.store, actor, id)
   }
 

@@ -6,8 +6,9 @@ import { checkedNewPersonRow, checkedNewPersonRows, checkPersonPatch, hashIfGive
 import { canManageAgents, ensure } from './user-policy.js'
 import {
   isStaff, isValidRole, noPermissions, PERMISSION_KEYS, Role, UserStatus,
-  type Actor, type Permissions, type RoleNumber, type User
+  type Permissions, type RoleNumber, type User
 } from './user.js'
+import { actorIdOf, type ActorInput } from './actor.js'
 import { isValidTimezone } from '../time.js'
 import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
 
@@ -17,20 +18,20 @@ export class AgentService extends PersonService {
     super(ctx, { kind: 'agent', noun: 'Agent', is: isStaff, mayManage: canManageAgents })
   }
 
-  /** Creates an Active agent (or administrator, through the CLI). */
-  async create (actor: Actor | null, input: NewPersonInput, role: RoleNumber = Role.Agent, confirm = true): Promise<User> {
-    if (actor !== null) ensure(canManageAgents(actor))
+  /** Creates an Active agent (or administrator, through the CLI: `SYSTEM`). */
+  async create (actor: ActorInput, input: NewPersonInput, role: RoleNumber = Role.Agent, confirm = true): Promise<User> {
+    ensure(canManageAgents(actor))
     if (!isValidRole(role) || role === Role.Customer) throw ValidationError.field('role', 'The role must be admin or agent.')
     return await this.ctx.store.users.create(await checkedNewPersonRow(this.ctx, role, input, { confirm, company: false }))
   }
 
-  async update (actor: Actor, id: number, input: PersonPatchInput): Promise<User> {
+  async update (actor: ActorInput, id: number, input: PersonPatchInput): Promise<User> {
     await this.get(actor, id)
     checkPersonPatch(input)
     if (input.timezone !== undefined && !isValidTimezone(input.timezone)) {
       throw ValidationError.field('timezone', 'The timezone must be a valid zone.')
     }
-    if (id === actor.id && input.status !== undefined && input.status !== UserStatus.Active) {
+    if (id === actorIdOf(actor) && input.status !== undefined && input.status !== UserStatus.Active) {
       throw ValidationError.field('status', 'You cannot ban or unconfirm your own account.')
     }
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
@@ -39,18 +40,18 @@ export class AgentService extends PersonService {
     return updated
   }
 
-  async delete (actor: Actor, id: number): Promise<void> {
+  async delete (actor: ActorInput, id: number): Promise<void> {
     await this.get(actor, id)
-    if (id === actor.id) throw ValidationError.field('id', 'You cannot delete your own account.')
+    if (id === actorIdOf(actor)) throw ValidationError.field('id', 'You cannot delete your own account.')
     await this.ctx.store.users.delete(id)
   }
 
-  async permissions (actor: Actor, id: number): Promise<Permissions> {
+  async permissions (actor: ActorInput, id: number): Promise<Permissions> {
     return effectivePermissions(await this.get(actor, id))
   }
 
   /** Sets the given flags; an unknown key is a 422 on that key. */
-  async updatePermissions (actor: Actor, id: number, patch: Record<string, unknown>): Promise<Permissions> {
+  async updatePermissions (actor: ActorInput, id: number, patch: Record<string, unknown>): Promise<Permissions> {
     const agent = await this.get(actor, id)
     const errors: Record<string, string[]> = {}
     for (const [key, value] of Object.entries(patch)) {
@@ -66,7 +67,7 @@ export class AgentService extends PersonService {
     return effectivePermissions({ ...agent, permissions: next })
   }
 
-  async categories (actor: Actor, id: number): Promise<Category[]> {
+  async categories (actor: ActorInput, id: number): Promise<Category[]> {
     await this.get(actor, id)
     const ids = await this.ctx.store.users.categoryIds(id)
     return await this.ctx.store.categories.listByIds(ids)
@@ -74,9 +75,9 @@ export class AgentService extends PersonService {
 
   /**
    * Replaces the agent's categories in one transaction; an unknown id is a 422 on `categories.N`.
-   * `actor` null: a trusted caller (the CLI's seeding).
+   * The CLI's seeding passes `SYSTEM`.
    */
-  async setCategories (actor: Actor | null, id: number, categoryIds: number[]): Promise<void> {
+  async setCategories (actor: ActorInput, id: number, categoryIds: number[]): Promise<void> {
     await this.get(actor, id)
     const unique = distinct(categoryIds)
     const existing = await this.ctx.store.categories.existingIds(unique)
@@ -88,10 +89,10 @@ export class AgentService extends PersonService {
    * Bulk creation (volume seeding): Active agents without permissions who
    * share one password hash (`maintenance.hashPassword`, or null for no usable
    * password), inserted in batches in one transaction. Checked as by `create`
-   * (422 keyed `N.field`). No actor check: the caller is trusted. Returns the
-   * ids in input order.
+   * (422 keyed `N.field`). Returns the ids in input order.
    */
-  async createMany (people: Array<Omit<NewPersonInput, 'password' | 'password_confirmation'>>, passwordHash: string | null): Promise<number[]> {
+  async createMany (actor: ActorInput, people: Array<Omit<NewPersonInput, 'password' | 'password_confirmation'>>, passwordHash: string | null): Promise<number[]> {
+    ensure(canManageAgents(actor))
     const rows = checkedNewPersonRows(Role.Agent, people.map((person) => ({ ...person, company: null })), passwordHash)
       .map((row) => ({ ...row, permissions: noPermissions() }))
     return await this.ctx.store.transaction(async (tx) => await tx.users.createMany(rows))

@@ -4,7 +4,8 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import { ensure } from './user-policy.js'
 import type { UserKind } from './user-store.js'
-import { NOTIFICATION_SETTING_KEYS, type Actor, type NotificationSettings, type User } from './user.js'
+import type { ActorInput } from './actor.js'
+import { NOTIFICATION_SETTING_KEYS, type NotificationSettings, type User } from './user.js'
 
 /** Which people a `PersonService` serves, and who may manage them. */
 export interface PersonKind {
@@ -14,39 +15,39 @@ export interface PersonKind {
   /** Whether `user` is of this kind. */
   is: (user: User) => boolean
   /** Whether `actor` may manage people of this kind. */
-  mayManage: (actor: Actor) => boolean
+  mayManage: (actor: ActorInput) => boolean
 }
 
 /** What the agent and customer services share: listing, viewing and finding one of their people, and their notification settings. */
 export abstract class PersonService {
   constructor (protected readonly ctx: ServiceContext, private readonly people: PersonKind) {}
 
-  async list (actor: Actor, query: ListQuery): Promise<Page<WithIncludes<User>>> {
+  async list (actor: ActorInput, query: ListQuery): Promise<Page<WithIncludes<User>>> {
     ensure(this.people.mayManage(actor))
     return await this.ctx.store.users.list(this.people.kind, query)
   }
 
-  async view (actor: Actor, id: number, query: ListQuery): Promise<WithIncludes<User>> {
+  async view (actor: ActorInput, id: number, query: ListQuery): Promise<WithIncludes<User>> {
     ensure(this.people.mayManage(actor))
     const person = await this.ctx.store.users.view(this.people.kind, id, query)
     if (person === null) throw new NotFoundError(this.people.noun)
     return person
   }
 
-  async notificationSettings (actor: Actor, id: number): Promise<NotificationSettings> {
+  async notificationSettings (actor: ActorInput, id: number): Promise<NotificationSettings> {
     return (await this.get(actor, id)).notifications
   }
 
-  async updateNotificationSettings (actor: Actor, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
+  async updateNotificationSettings (actor: ActorInput, id: number, patch: Partial<NotificationSettings>): Promise<NotificationSettings> {
     const person = await this.get(actor, id)
     const settings = mergeSettings(person.notifications, patch)
     await this.ctx.store.users.setNotificationSettings(id, settings)
     return settings
   }
 
-  /** The person of this kind with this id, for an actor who may manage them (null: a trusted caller); NotFoundError otherwise. */
-  protected async get (actor: Actor | null, id: number): Promise<User> {
-    if (actor !== null) ensure(this.people.mayManage(actor))
+  /** The person of this kind with this id, for an actor who may manage them (the system may); NotFoundError otherwise. */
+  protected async get (actor: ActorInput, id: number): Promise<User> {
+    ensure(this.people.mayManage(actor))
     const user = await this.ctx.store.users.findById(id)
     if (user === null || !this.people.is(user)) throw new NotFoundError(this.people.noun)
     return user

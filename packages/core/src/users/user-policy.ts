@@ -1,16 +1,20 @@
 import { ForbiddenError } from '../errors.js'
-import { isAdmin, isStaff, Role, type Actor, type PermissionKey } from './user.js'
+import { actsAsAdmin, actsAsStaff, isPerson, personOf, type ActorInput } from './actor.js'
+import { Role, type PermissionKey, type User } from './user.js'
 
 /**
  * Who may do what, as reusable checks. Each `can*` answers; each `ensure*`
  * throws ForbiddenError. Routes and services call these; nothing else decides.
+ * They answer for every kind of actor (`actor.ts`): administrators, the
+ * system and automation rules hold every right; agents their permissions;
+ * customers, mail senders and the anonymous none of these.
  */
-export function hasPermission (actor: Actor, key: PermissionKey): boolean {
-  if (isAdmin(actor)) return true
-  return actor.role === Role.Agent && actor.permissions[key]
+export function hasPermission (actor: ActorInput, key: PermissionKey): boolean {
+  if (actsAsAdmin(actor)) return true
+  return isPerson(actor) && actor.role === Role.Agent && actor.permissions[key]
 }
 
-export function canManageCustomers (actor: Actor): boolean {
+export function canManageCustomers (actor: ActorInput): boolean {
   return hasPermission(actor, 'manage_customers')
 }
 
@@ -18,31 +22,30 @@ export function canManageCustomers (actor: Actor): boolean {
  * Whether `viewer` may read `person`'s email (CONTRACT §17): staff read every
  * email, a person reads their own, a customer or an anonymous reader nobody else's.
  */
-export function canSeeEmailOf (viewer: Actor | null, person: Pick<Actor, 'id'>): boolean {
-  if (viewer === null) return false
-  return isStaff(viewer) || viewer.id === person.id
+export function canSeeEmailOf (viewer: ActorInput, person: Pick<User, 'id'>): boolean {
+  return actsAsStaff(viewer) || personOf(viewer)?.id === person.id
 }
 
-export function canManageAgents (actor: Actor): boolean {
-  return isAdmin(actor)
+export function canManageAgents (actor: ActorInput): boolean {
+  return actsAsAdmin(actor)
 }
 
-export function canManageCategories (actor: Actor): boolean {
-  return isAdmin(actor)
+export function canManageCategories (actor: ActorInput): boolean {
+  return actsAsAdmin(actor)
 }
 
 export function ensure (allowed: boolean, message?: string): void {
   if (!allowed) throw new ForbiddenError(message)
 }
 
-export function ensureAdmin (actor: Actor): void {
-  ensure(isAdmin(actor))
+export function ensureAdmin (actor: ActorInput): void {
+  ensure(actsAsAdmin(actor))
 }
 
-export function ensureStaff (actor: Actor): void {
-  ensure(isStaff(actor))
+export function ensureStaff (actor: ActorInput): void {
+  ensure(actsAsStaff(actor))
 }
 
-export function ensurePermission (actor: Actor, key: PermissionKey): void {
+export function ensurePermission (actor: ActorInput, key: PermissionKey): void {
   ensure(hasPermission(actor, key))
 }

@@ -27,6 +27,8 @@ export type UserKind = 'customer' | 'agent'
 /** Storage port for users of every role (part of `Store`, same conventions). */
 export interface UserRepository {
   findById(id: number): Promise<User | null>
+  /** The users of `ids` that exist, in the order of `ids`: one query whatever their number. */
+  findMany(ids: readonly number[]): Promise<User[]>
   /** Case-insensitive. */
   findByEmail(email: string): Promise<User | null>
   /** The stored password hash, for the auth service only. */

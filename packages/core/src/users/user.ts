@@ -46,9 +46,6 @@ export interface User {
   updated_at: DateTimeString
 }
 
-/** The authenticated caller. */
-export type Actor = User
-
 /**
  * What a resource embeds of a user (`include=user`, `author`, ...): the
  * person's name, email and role, read without their settings and permissions.

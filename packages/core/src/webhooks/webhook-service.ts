@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import { formatDateTime } from '../time.js'
 import { ensure } from '../users/user-policy.js'
-import { isAdmin, type Actor } from '../users/user.js'
+import { actsAsAdmin, type Actor, type ActorInput } from '../users/actor.js'
 import { WEBHOOK_DELIVER_JOB, WEBHOOK_MAX_ATTEMPTS } from './webhook-recorder.js'
 import type { WebhookAttemptRecord, WebhookDeliveryWorkRow } from './webhook-store.js'
 import type { LoggedEvent } from '../event-log/event-log.js'
@@ -20,8 +20,8 @@ export const WEBHOOK_SECRET_OVERLAP_SECONDS = 24 * 60 * 60
 /** How long deliveries stay listed. */
 export const WEBHOOK_DELIVERY_RETENTION_DAYS = 14
 
-export function canManageWebhooks (actor: Actor): boolean {
-  return isAdmin(actor)
+export function canManageWebhooks (actor: ActorInput): boolean {
+  return actsAsAdmin(actor)
 }
 
 function newSecret (): string {
@@ -95,20 +95,20 @@ export class WebhookService {
     })
   }
 
-  /** Every endpoint; `actor` null: a trusted caller (the CLI's `webhooks:list`). */
-  async list (actor: Actor | null): Promise<WebhookEndpoint[]> {
-    if (actor !== null) ensure(canManageWebhooks(actor))
+  /** Every endpoint (the CLI's `webhooks:list` passes `SYSTEM`). */
+  async list (actor: ActorInput): Promise<WebhookEndpoint[]> {
+    ensure(canManageWebhooks(actor))
     return await this.ctx.store.webhooks.list()
   }
 
-  async view (actor: Actor, id: number): Promise<WebhookEndpoint> {
+  async view (actor: ActorInput, id: number): Promise<WebhookEndpoint> {
     ensure(canManageWebhooks(actor))
     return await this.ctx.store.webhooks.findById(id) ?? notFound()
   }
 
   /** The new endpoint and its secret (shown this once). */
-  async create (actor: Actor | null, input: WebhookInput): Promise<{ endpoint: WebhookEndpoint, secret: string }> {
-    if (actor !== null) ensure(canManageWebhooks(actor))
+  async create (actor: ActorInput, input: WebhookInput): Promise<{ endpoint: WebhookEndpoint, secret: string }> {
+    ensure(canManageWebhooks(actor))
     throwIfInvalid(checkedInput(input, true))
     const secret = newSecret()
     const endpoint = await this.ctx.store.webhooks.create({
@@ -118,7 +118,7 @@ export class WebhookService {
   }
 
   /** Switching an endpoint back on clears its failure record. */
-  async update (actor: Actor, id: number, input: WebhookInput): Promise<WebhookEndpoint> {
+  async update (actor: ActorInput, id: number, input: WebhookInput): Promise<WebhookEndpoint> {
     const current = await this.view(actor, id)
     throwIfInvalid(checkedInput(input, false))
     const reactivated = input.active === true && !current.active
@@ -131,14 +131,14 @@ export class WebhookService {
     }) ?? notFound()
   }
 
-  async delete (actor: Actor | null, id: number): Promise<void> {
-    if (actor !== null) ensure(canManageWebhooks(actor))
+  async delete (actor: ActorInput, id: number): Promise<void> {
+    ensure(canManageWebhooks(actor))
     if (!await this.ctx.store.webhooks.delete(id)) notFound()
   }
 
   /** A new secret; the old one keeps signing (a second `v1`) for `overlapSeconds`. */
-  async rotateSecret (actor: Actor | null, id: number, overlapSeconds = WEBHOOK_SECRET_OVERLAP_SECONDS): Promise<{ endpoint: WebhookEndpoint, secret: string }> {
-    if (actor !== null) ensure(canManageWebhooks(actor))
+  async rotateSecret (actor: ActorInput, id: number, overlapSeconds = WEBHOOK_SECRET_OVERLAP_SECONDS): Promise<{ endpoint: WebhookEndpoint, secret: string }> {
+    ensure(canManageWebhooks(actor))
     if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > 7 * 24 * 3600) {
       throw ValidationError.field('overlap_seconds', 'The overlap must be from 0 to 604800 seconds.')
     }

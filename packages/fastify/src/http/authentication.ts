@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ForbiddenError, UnauthenticatedError, UserStatus, type Helpdesk, type User } from '@helpdesk/core'
+import {
+  anonymous, ForbiddenError, personActor, UnauthenticatedError, UserStatus,
+  type AnonymousActor, type Channel, type Helpdesk, type PersonActor, type User
+} from '@helpdesk/core'
 import type { HelpdeskPluginOptions } from '../options.js'
 import { CSRF_MESSAGE, csrfAllows, sessionToken } from './session-cookie.js'
 
@@ -8,8 +11,13 @@ export type RouteAuth = 'required' | 'optional' | 'none'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated help-desk user, or null for anonymous callers. */
-    actor: User | null
+    /**
+     * Who calls: the signed-in person (with the door they came through,
+     * `console` for the session cookie, `api` for a bearer token or the host's
+     * `authenticate`, and their address), or `anonymous()`. Set before
+     * validation on every route (routes with `auth: 'none'` get `anonymous()`).
+     */
+    actor: PersonActor | AnonymousActor
     /** The bearer token's id when the caller used one (or the session cookie's token). */
     tokenId: number | null
     /** The session cookie's token when the actor came from it (the console), else null. */
@@ -62,7 +70,8 @@ async function verifySessionCookie (helpdesk: Helpdesk, request: FastifyRequest)
  * 401 whatever the body, never a 422 about it; and after the limiter, so refused tokens are counted.
  */
 export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk, options: HelpdeskPluginOptions): void {
-  app.decorateRequest('actor', null)
+  // Set in `preValidation` on every route; null only before it.
+  app.decorateRequest('actor', null as never)
   app.decorateRequest('tokenId', null)
   app.decorateRequest('sessionCookie', null)
   app.decorateRequest('verifiedToken', null)
@@ -80,6 +89,7 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
     const mode = request.routeOptions.config.auth ?? 'required'
     // An unknown route is a 404 for everyone (CONTRACT §6), whoever asks.
     if (mode === 'none' || request.is404) {
+      request.actor = anonymous()
       done()
       return
     }
@@ -97,15 +107,21 @@ export function installAuthentication (app: FastifyInstance, helpdesk: Helpdesk,
   })
 }
 
-/** Sets `request.actor` from the host's user or the verified token (or cookie); throws 401/403 as the route's `auth` requires. */
+/**
+ * Sets `request.actor` from the host's user or the verified token (or cookie), as a person acting
+ * through the API (`api`) or the console (`console`, the session cookie) from the request's address;
+ * `anonymous()` without credentials. Throws 401/403 as the route's `auth` requires.
+ */
 function resolveActor (request: FastifyRequest, mode: RouteAuth, hostUser: User | null): void {
+  let user: User | null = null
+  let channel: Channel = 'api'
   if (hostUser !== null && hostUser.status !== UserStatus.Banned) {
-    request.actor = hostUser
+    user = hostUser
   } else {
     if (bearerToken(request) !== null) {
       const found = request.verifiedToken
       if (found !== null) {
-        request.actor = found.user
+        user = found.user
         request.tokenId = found.tokenId
       } else if (mode === 'required') {
         throw new UnauthenticatedError()
@@ -113,15 +129,22 @@ function resolveActor (request: FastifyRequest, mode: RouteAuth, hostUser: User 
     } else if (request.sessionCookie !== null && request.verifiedToken !== null) {
       // A cookie rides along on cross-site requests: changing something also needs the session's CSRF token.
       if (!csrfAllows(request, request.sessionCookie)) throw new ForbiddenError(CSRF_MESSAGE)
-      request.actor = request.verifiedToken.user
+      user = request.verifiedToken.user
+      channel = 'console'
       request.tokenId = request.verifiedToken.tokenId
     }
   }
-  if (mode === 'required' && request.actor === null) throw new UnauthenticatedError()
+  if (user === null) {
+    request.actor = anonymous()
+    if (mode === 'required') throw new UnauthenticatedError()
+    return
+  }
+  request.actor = personActor(user, channel, request.ip)
 }
 
-/** The actor of a route whose auth is `required`. */
-export function actorOf (request: FastifyRequest): User {
-  if (request.actor === null) throw new UnauthenticatedError()
-  return request.actor
+/** The signed-in person calling a route whose auth is `required` (401 for the anonymous). */
+export function actorOf (request: FastifyRequest): PersonActor {
+  const actor = request.actor
+  if (actor === null || actor.kind !== 'person') throw new UnauthenticatedError()
+  return actor
 }

@@ -1,4 +1,4 @@
-import { canSeeEmailOf, userType, type AvatarResolver, type PersonService, type PersonSummary, type User } from '@helpdesk/core'
+import { canSeeEmailOf, userType, type ActorInput, type AvatarResolver, type PersonService, type PersonSummary } from '@helpdesk/core'
 import type { Static } from '@sinclair/typebox'
 import { actorOf } from '../http/authentication.js'
 import type { HelpdeskApp } from '../http/route-context.js'
@@ -22,7 +22,7 @@ export function presentPerson (user: PersonSummary, avatar: AvatarResolver): Sta
  * A person embedded in another resource, as `viewer` may see them (CONTRACT §17: the email
  * only for staff and the person themselves); a missing (deleted) user is null.
  */
-export function presentEmbeddedPerson (user: unknown, avatar: AvatarResolver, viewer: User | null): Static<typeof EmbeddedPerson> | null {
+export function presentEmbeddedPerson (user: unknown, avatar: AvatarResolver, viewer: ActorInput): Static<typeof EmbeddedPerson> | null {
   if (user === null || user === undefined) return null
   const person = presentPerson(user as PersonSummary, avatar)
   return canSeeEmailOf(viewer, person) ? person : { ...person, email: null }

@@ -1,11 +1,11 @@
-import { Role, type AvatarResolver, type Comment, type CustomerNote, type Helpdesk, type LoggedEvent, type Ticket, type User } from '@helpdesk/core'
+import { systemActor, type AvatarResolver, type Comment, type CustomerNote, type Helpdesk, type LoggedEvent, type Ticket, type User } from '@helpdesk/core'
 import { presentArticle } from '../routes/articles/article-schemas.js'
 import { presentComment } from '../routes/comments/comment-schemas.js'
 import { presentCustomer, presentNote } from '../routes/customers/customer-schemas.js'
 import { presentTicket } from '../routes/tickets/ticket-schemas.js'
 
-/** Who a webhook's resources are shown to: an administrator (every email, every field). */
-const ADMINISTRATOR = { id: 0, role: Role.Admin } as User
+/** Who a webhook's resources are shown to: the help desk itself, which sees as an administrator does (every email, every field). */
+const ADMINISTRATOR = systemActor('webhooks')
 
 /**
  * The `data` of a webhook: the resources as the API shows them to an

@@ -1,3 +1,4 @@
+import { SYSTEM } from '@helpdesk/core'
 import type { Person } from '../ticket-fixtures.js'
 import { PASSWORD, uploadBody, type AccessWorld, type ActorName, type Privilege } from './access-world.js'
 
@@ -366,7 +367,7 @@ export const accessTable: AccessRow[] = [
 const HOOK_URL = 'https://93.184.216.34/hook'
 
 async function freshWebhook (w: AccessWorld): Promise<number> {
-  return (await w.h.helpdesk.webhooks.create(null, { url: HOOK_URL, events: ['*'], active: false })).endpoint.id
+  return (await w.h.helpdesk.webhooks.create(SYSTEM, { url: HOOK_URL, events: ['*'], active: false })).endpoint.id
 }
 
 /** `PATCH|POST /x` -> `PATCH /x`, `POST /x`. */

@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_ATTEMPTS, formatDateTime, type Job, type JobRepository, type JobStatus, type NewJob } from '@helpdesk/core'
+import { DEFAULT_MAX_ATTEMPTS, formatDateTime, jobList, type Job, type JobRepository, type JobStatus, type NewJob } from '@helpdesk/core'
+import { listPage, type ListMapping } from '../list/list-mapping.js'
 import { parseJson } from '../rows/row-values.js'
 import type { JobSignal } from './job-signal.js'
 import { JOBS_CHANNEL } from './job-signal.js'
@@ -37,6 +38,17 @@ function jobFromRow (row: JobRow): Job {
     created_at: row.created_at,
     updated_at: row.updated_at
   }
+}
+
+/** The jobs list (`jobList`): newest first, by status and type. */
+const jobMapping: ListMapping<typeof jobList, JobRow, Job> = {
+  spec: jobList,
+  sorts: { id: 'jobs.id' },
+  partial: {},
+  exact: { status: { column: 'jobs.status', type: 'string' }, type: { column: 'jobs.type', type: 'string' } },
+  includes: {},
+  idColumn: 'jobs.id',
+  map: jobFromRow
 }
 
 /** How the store tells runners about committed enqueues: at once outside a transaction, after commit inside one. */
@@ -137,11 +149,8 @@ export function createJobRepository (ctx: RepositoryContext, jobs: JobContext): 
         updated_at: now(ctx)
       })
     },
-    async list ({ status, type, limit }) {
-      const query = db('jobs').select(columns).orderBy('id', 'desc').limit(limit ?? 100)
-      if (status !== undefined && status.length > 0) void query.whereIn('status', status)
-      if (type !== undefined) void query.where('type', type)
-      return (await query as JobRow[]).map(jobFromRow)
+    async list (query) {
+      return await listPage(db, dialect, db('jobs').select(columns.map((c) => `jobs.${c}`)), jobMapping, query)
     },
     async findById (id) {
       const row = await db('jobs').select(columns).where('id', id).first() as JobRow | undefined

@@ -1,4 +1,5 @@
-import type { Attachment, MailMessage, MailRepository, MailThread } from '@helpdesk/core'
+import { mailList, type Attachment, type MailMessage, type MailRepository, type MailThread } from '@helpdesk/core'
+import { listPage, type ListMapping } from '../list/list-mapping.js'
 import { attachmentColumns, attachmentFromRow } from '../rows/ticket-rows.js'
 import { insertMany, now, type RepositoryContext } from './repository-context.js'
 
@@ -9,6 +10,17 @@ const messageColumns = [
 
 function messageFromRow (row: MailMessage): MailMessage {
   return { ...row, id: Number(row.id), attempts: Number(row.attempts) }
+}
+
+/** The mail list (`mailList`) on `mail_messages`: read along (direction, status, id) and (ticket_id, id). */
+const mailMapping: ListMapping<typeof mailList, MailMessage, MailMessage> = {
+  spec: mailList,
+  sorts: { id: 'mail_messages.id' },
+  partial: {},
+  exact: { status: { column: 'mail_messages.status', type: 'string' }, ticket: { column: 'mail_messages.ticket_id', type: 'int' } },
+  includes: {},
+  idColumn: 'mail_messages.id',
+  map: messageFromRow
 }
 
 export function createMailRepository (ctx: RepositoryContext): MailRepository {
@@ -52,14 +64,8 @@ export function createMailRepository (ctx: RepositoryContext): MailRepository {
     async updateIf (id, status, patch) {
       return Number(await db('mail_messages').where({ id, status }).update({ ...patch, updated_at: now(ctx) })) > 0
     },
-    async list (filter) {
-      const base = db('mail_messages').where('direction', filter.direction)
-      if (filter.status !== undefined) void base.where('status', filter.status)
-      const [rows, count] = await Promise.all([
-        base.clone().select(messageColumns).orderBy('id', 'desc').limit(filter.limit).offset(filter.offset) as Promise<MailMessage[]>,
-        base.clone().count({ total: '*' }).first() as Promise<{ total: number | string } | undefined>
-      ])
-      return { items: rows.map(messageFromRow), total: Number(count?.total ?? 0) }
+    async list (direction, query) {
+      return await listPage(db, ctx.dialect, db('mail_messages').select(messageColumns).where('mail_messages.direction', direction), mailMapping, query)
     },
     async raw (id) {
       const row = await db('mail_messages').select('raw').where({ id, direction: 'in' }).first() as { raw: Buffer | null } | undefined

@@ -61,6 +61,14 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
       const [row] = await ctx.dialect.run<UserRow>(db, FIND_USER_BY_ID, [id])
       return row === undefined ? null : userFromRow(row)
     },
+    async findMany (ids) {
+      if (ids.length === 0) return []
+      const byId = new Map((await rowsByIds<UserRow>(db, 'users', userColumns, ids)).map((row) => [Number(row.id), row]))
+      return ids.flatMap((id) => {
+        const row = byId.get(id)
+        return row === undefined ? [] : [userFromRow(row)]
+      })
+    },
     async findByEmail (email) {
       const row = await users().whereRaw('lower(users.email) = lower(?)', [email]).first() as UserRow | undefined
       return row === undefined ? null : userFromRow(row)

@@ -128,7 +128,7 @@ export function installRemoteImages (app: FastifyInstance, options: ResolvedWebO
     fail(reply, 429, `Too many requests. Retry in ${seconds} seconds.`)
 
   app.get(`${options.base}${REMOTE_IMAGE_PATH}`, { onRequest: limits.hook('images', tooMany) ?? [] }, async (request, reply) => {
-    if (await readerOf(app, options.apiPrefix, request) === null) return fail(reply, 401, 'Unauthenticated.')
+    if ((await readerOf(app, options.apiPrefix, request)).kind !== 'person') return fail(reply, 401, 'Unauthenticated.')
     const url = imageUrlOf((request.query as { url?: unknown }).url)
     if (url === null) return fail(reply, 400, `The url must be an http or https URL of at most ${MAX_URL_LENGTH} characters, without credentials.`)
     let bytes: Buffer

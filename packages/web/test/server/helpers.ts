@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify'
-import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, noPermissions, Role, type Helpdesk, type User } from '@helpdesk/core'
+import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, noPermissions, Role, type Helpdesk, type User, SYSTEM } from '@helpdesk/core'
 import helpdeskApi, { frameworkErrors } from '@helpdesk/fastify'
 import { createKnexStore, createTestDatabase, testDialects, type KnexStore } from '@helpdesk/store-knex'
 import helpdeskWeb, { type HelpdeskWebOptions } from '../../src/server/index.js'
@@ -88,8 +88,8 @@ export async function buildWebApp (t: TestContext, dialect: 'sqlite' | 'postgres
       const email = `${role}${counter}-${Date.now()}@example.com`
       const input = { first_name: `First${counter}`, last_name: `Last${counter}`, email, password: PASSWORD }
       let user = role === 'customer'
-        ? await helpdesk.customers.create(null, input, false)
-        : await helpdesk.agents.create(null, input, role === 'admin' ? Role.Admin : Role.Agent, false)
+        ? await helpdesk.customers.create(SYSTEM, input, false)
+        : await helpdesk.agents.create(SYSTEM, input, role === 'admin' ? Role.Admin : Role.Agent, false)
       if (permissions !== undefined) user = (await store.users.update(user.id, { permissions: { ...noPermissions(), ...permissions } }))!
       const { token } = await helpdesk.auth.createToken(user, 'test')
       return { user, token, email }

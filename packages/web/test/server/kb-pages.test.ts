@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { KB_CONTENT_SECURITY_POLICY } from '../../src/server/index.js'
 import { randomBytes } from 'node:crypto'
 import { connect } from 'node:net'
-import { articleList, createHelpdesk, parseListQuery } from '@helpdesk/core'
+import { anonymous, articleList, createHelpdesk, parseListQuery } from '@helpdesk/core'
 import { createKnexStore } from '@helpdesk/store-knex'
 import { resolveOptions } from '../../src/server/options.js'
 import { KnowledgeBaseReader } from '../../src/server/kb/reader.js'
@@ -225,7 +225,7 @@ eachDialect((dialect) => {
       let now = 1_000_000
       const cache = new SitemapCache(helpdesk, 'https://help.example.com', '', () => now)
       const before = (await cache.get()).xml
-      const latest = (await (await KnowledgeBaseReader.for(helpdesk, null)).articleStamp()).latest!
+      const latest = (await (await KnowledgeBaseReader.for(helpdesk, anonymous())).articleStamp()).latest!
       const hidden = latest.slug === 'first-twin' ? 'second-twin' : 'first-twin'
       const [article] = (await helpdesk.articles.list(admin, parseListQuery(articleList, { filters: { slug: hidden } }))).items
       await helpdesk.articles.update(admin, article!.id, { slug: `${hidden}-renamed` })

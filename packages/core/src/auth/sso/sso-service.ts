@@ -4,7 +4,8 @@ import { ForbiddenError, NotFoundError, UnavailableError } from '../../errors.js
 import { formatDateTime } from '../../time.js'
 import { normaliseEmail } from '../../users/user-input.js'
 import { ensureAdmin } from '../../users/user-policy.js'
-import { isStaff, noPermissions, PERMISSION_KEYS, Role, UserStatus, type Actor, type RoleNumber, type User } from '../../users/user.js'
+import { isStaff, noPermissions, PERMISSION_KEYS, Role, UserStatus, type RoleNumber, type User } from '../../users/user.js'
+import type { ActorInput } from '../../users/actor.js'
 import { SSO_SESSION_TOKEN_NAME, type AuthService, type LoginResult } from '../auth-service.js'
 import type { SecretBox } from '../secret-box.js'
 import type { SessionClient } from '../session.js'
@@ -92,19 +93,19 @@ export class SsoService {
 
   // --- administrators ---
 
-  async list (actor: Actor): Promise<SsoProvider[]> {
+  async list (actor: ActorInput): Promise<SsoProvider[]> {
     ensureAdmin(actor)
     return (await this.ctx.store.sso.listProviders()).map(present)
   }
 
-  async get (actor: Actor, id: number): Promise<SsoProvider> {
+  async get (actor: ActorInput, id: number): Promise<SsoProvider> {
     ensureAdmin(actor)
     const found = await this.ctx.store.sso.findProvider({ id })
     if (found === null) throw new NotFoundError('Provider')
     return present(found)
   }
 
-  async create (actor: Actor, input: SsoProviderInput): Promise<SsoProvider> {
+  async create (actor: ActorInput, input: SsoProviderInput): Promise<SsoProvider> {
     ensureAdmin(actor)
     checkProviderInput(input, true)
     const stored = await this.ctx.store.sso.createProvider({
@@ -124,7 +125,7 @@ export class SsoService {
     return present(stored)
   }
 
-  async update (actor: Actor, id: number, input: SsoProviderInput): Promise<SsoProvider> {
+  async update (actor: ActorInput, id: number, input: SsoProviderInput): Promise<SsoProvider> {
     ensureAdmin(actor)
     checkProviderInput(input, false)
     const before = await this.ctx.store.sso.findProvider({ id })
@@ -142,7 +143,7 @@ export class SsoService {
   }
 
   /** Removes the provider; the sessions started through it end at once. */
-  async delete (actor: Actor, id: number): Promise<void> {
+  async delete (actor: ActorInput, id: number): Promise<void> {
     ensureAdmin(actor)
     if (!await this.ctx.store.sso.deleteProvider(id)) throw new NotFoundError('Provider')
     this.discovered.delete(id)

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { ARTICLE_LIMITS, type Article as ArticleEntity, type AvatarResolver, type User } from '@helpdesk/core'
+import { ARTICLE_LIMITS, type Article as ArticleEntity, type ActorInput, type AvatarResolver } from '@helpdesk/core'
 import { DateTime, EmbeddedPerson, Nullable } from '../../schemas/common.js'
 import { CollectionSummary } from '../article-collections/collection-schemas.js'
 import { Category } from '../categories/category-schemas.js'
@@ -52,7 +52,7 @@ export const ArticleUpdate = Type.Object({
   regenerate_slug: Type.Optional(Type.Boolean({ description: 'Make a new slug from the (new) title. The slug is kept otherwise.' }))
 }, { description: 'Absent keys keep their value.', examples: [{ title: 'Resetting a forgotten password', regenerate_slug: true }, { status: 'draft' }] })
 
-export function presentArticle (article: ArticleEntity, avatar: AvatarResolver, viewer: User | null): Static<typeof Article> {
+export function presentArticle (article: ArticleEntity, avatar: AvatarResolver, viewer: ActorInput): Static<typeof Article> {
   const included = article as ArticleEntity & Record<string, unknown>
   return {
     ...(article as Static<typeof Article>),

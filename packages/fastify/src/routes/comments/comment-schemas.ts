@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { TICKET_LIMITS, type AvatarResolver, type Comment as CommentEntity, type Ticket, type User, type WithIncludes } from '@helpdesk/core'
+import { TICKET_LIMITS, type ActorInput, type AvatarResolver, type Comment as CommentEntity, type Ticket, type WithIncludes } from '@helpdesk/core'
 import { EmbeddedPerson, Nullable } from '../../schemas/common.js'
 import { presentEmbeddedPerson } from '../people.js'
 import { AttachmentIds } from '../tickets/ticket-schemas.js'
@@ -26,7 +26,7 @@ export const CommentUpdate = Type.Object({ body: Body }, { examples: [{ body: '<
 export const TicketCommentsParams = Type.Object({ ticket_id: Type.Integer({ minimum: 1, maximum: 2147483647 }) })
 
 /** A comment with whichever includes it carries, as `viewer` may see it. */
-export function presentComment (entity: CommentEntity, avatar: AvatarResolver, viewer: User | null): Static<typeof Comment> {
+export function presentComment (entity: CommentEntity, avatar: AvatarResolver, viewer: ActorInput): Static<typeof Comment> {
   const comment = entity as WithIncludes<CommentEntity>
   const ticket = comment.ticket as Ticket | null | undefined
   return {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { LIMITS, NOTE_MAX_LENGTH, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
+import { LIMITS, NOTE_MAX_LENGTH, type ActorInput, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
 import { DateTime, EmbeddedPerson, Nullable, NullableDateTime, UserStatusInput, NewPersonNames, NewPersonPassword, PersonNamesUpdate, PersonPasswordUpdate } from '../../schemas/common.js'
 import { presentEmbeddedPerson } from '../people.js'
 
@@ -72,7 +72,7 @@ export function presentCustomer (user: User, avatar: AvatarResolver): Static<typ
   }
 }
 
-export function presentNote (note: CustomerNote, avatar: AvatarResolver, viewer: User | null): Static<typeof Note> {
+export function presentNote (note: CustomerNote, avatar: AvatarResolver, viewer: ActorInput): Static<typeof Note> {
   const included = note as CustomerNote & Record<string, unknown>
   return {
     id: note.id,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { Actor, StreamMessage } from '@helpdesk/core'
+import type { StreamMessage, User } from '@helpdesk/core'
 import { actorOf, bearerToken } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { responses } from '../../schemas/common.js'
@@ -49,7 +49,7 @@ export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options
     const buffered: string[] = []
     let write = (text: string): void => { buffered.push(text) }
     const send = (message: StreamMessage): void => { write(sseText(message, avatar)) }
-    const subscription = await stream.open(actor, {
+    const subscription = await stream.open(actor.user, {
       lastEventId: lastEventIdOf(request.headers['last-event-id'], request.query.last_event_id),
       send
     })
@@ -87,7 +87,7 @@ export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options
     res.on('close', end)
     // The credential the stream was opened with: a bearer token, else the console's session cookie.
     const token = bearerToken(request) ?? request.sessionCookie
-    let known: Actor = actor
+    let known: User = actor.user
     heartbeat = setInterval(() => {
       write(SSE_HEARTBEAT)
       if (token === null || request.tokenId === null) return

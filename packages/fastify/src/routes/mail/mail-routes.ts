@@ -1,10 +1,10 @@
 import { timingSafeEqual, createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { Type, type Static } from '@sinclair/typebox'
-import { ForbiddenError, isAdmin, UnauthenticatedError, ValidationError } from '@helpdesk/core'
+import { actsAsAdmin, ForbiddenError, mailList, ValidationError } from '@helpdesk/core'
 import { parseMail, receiveRaw } from '@helpdesk/mail'
 import { actorOf } from '../../http/authentication.js'
-import { pagedResponse } from '../../http/list-request.js'
+import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { Data, errorBody, IdParams, responses, Success } from '../../schemas/common.js'
 import { InboundResult, MailListQuery, MailPage, ReleaseBody, UnsubscribeParams } from './mail-schemas.js'
@@ -27,12 +27,12 @@ function sameSecret (given: string, expected: string): boolean {
 export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContext): void {
   const tags = ['Mail']
   const mail = helpdesk.mail
-  /** One page of received (`in`) or sent (`out`) mail, newest first. */
-  const mailPage = async (request: FastifyRequest, query: Static<typeof MailListQuery>, direction: 'in' | 'out') => {
-    const page = query.page ?? 1
-    const perPage = query.per_page ?? 20
-    const result = await mail.list(actorOf(request), { direction, status: query.status, page, perPage })
-    return pagedResponse(request, { ...result, page, perPage }, (message) => message)
+  /** One page of received (`in`) or sent (`out`) mail, newest first: the mail list (`status` is the older spelling of `filter[status]`). */
+  const mailPage = async (request: FastifyRequest, direction: 'in' | 'out') => {
+    const query = listQueryFrom(request, mailList)
+    const { status } = request.query as Static<typeof MailListQuery>
+    if (status !== undefined && query.exact.status === undefined) query.exact.status = [status]
+    return pagedResponse(request, await mail.list(actorOf(request), direction, query), (message) => message)
   }
   const secret = options.mail?.inboundSecret
 
@@ -40,8 +40,7 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
   function mayPostInbound (request: FastifyRequest): void {
     const given = request.headers['x-helpdesk-inbound-secret']
     if (secret !== undefined && secret !== '' && typeof given === 'string' && sameSecret(given, secret)) return
-    if (request.actor === null) throw new UnauthenticatedError()
-    if (!isAdmin(request.actor)) throw new ForbiddenError('Only administrators (or a caller with the inbound secret) may post mail.')
+    if (!actsAsAdmin(actorOf(request))) throw new ForbiddenError('Only administrators (or a caller with the inbound secret) may post mail.')
   }
 
   // Its own scope: the raw-MIME body parsers must not reach the JSON routes.
@@ -83,7 +82,7 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
 
   app.get('/mail/inbound', {
     schema: { tags, summary: 'Received mail, newest first (administrators)', querystring: MailListQuery, response: responses({ 200: MailPage }) }
-  }, async (request) => await mailPage(request, request.query, 'in'))
+  }, async (request) => await mailPage(request, 'in'))
 
   app.get('/mail/inbound/:id/raw', {
     schema: {
@@ -126,5 +125,5 @@ export function mailRoutes (app: HelpdeskApp, { helpdesk, options }: RouteContex
 
   app.get('/mail/messages', {
     schema: { tags, summary: 'Sent mail with its delivery status, newest first (administrators)', querystring: MailListQuery, response: responses({ 200: MailPage }) }
-  }, async (request) => await mailPage(request, request.query, 'out'))
+  }, async (request) => await mailPage(request, 'out'))
 }

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { DateTime, Nullable, NullableDateTime, Paged } from '../../schemas/common.js'
-
-const MAIL_STATUSES = ['pending', 'sent', 'failed', 'cancelled', 'received', 'processed', 'ignored', 'held', 'discarded'] as const
+import { MAIL_STATUSES, mailList } from '@helpdesk/core'
+import { DateTime, listQuerystring, Nullable, NullableDateTime, Paged } from '../../schemas/common.js'
 
 export const MailMessage = Type.Object({
   id: Type.Integer(),
@@ -27,11 +26,11 @@ export const MailMessage = Type.Object({
   sent_at: NullableDateTime
 })
 
+/** The mail list's query (`mailList`: `filter[status]`, `filter[ticket]`, pages or a cursor), and `status`, its older spelling. */
 export const MailListQuery = Type.Object({
-  status: Type.Optional(Type.Union(MAIL_STATUSES.map((s) => Type.Literal(s)))),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }))
-})
+  ...listQuerystring(mailList).properties,
+  status: Type.Optional(Type.Union(MAIL_STATUSES.map((s) => Type.Literal(s)), { description: 'Deprecated: `filter[status]`, which also takes several.' }))
+}, { additionalProperties: true })
 
 export const MailPage = Paged(MailMessage)
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import {
   ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
-  type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type User, type WithIncludes
+  type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type WithIncludes
 } from '@helpdesk/core'
 import { EmbeddedPerson, Nullable, NullableDateTime } from '../../schemas/common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
@@ -65,7 +65,7 @@ export const AssignBody = Type.Object({ agent: Id }, { examples: [{ agent: 2 }] 
  * A ticket with whichever includes it carries, as `viewer` may see it. Built
  * as one object, key by key: a list page presents dozens of tickets.
  */
-export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, viewer: User | null): Static<typeof Ticket> {
+export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, viewer: ActorInput): Static<typeof Ticket> {
   const ticket = entity as WithIncludes<TicketEntity>
   const presented: Static<typeof Ticket> = presentTicketCore(ticket)
   if ('user' in ticket) presented.user = presentEmbeddedPerson(ticket.user, avatar, viewer)

@@ -1,4 +1,4 @@
-import { plainText, sanitizeBody, slugOf, type Actor, type Article, type ArticleCollection } from '@helpdesk/core'
+import { plainText, sanitizeBody, slugOf, type Article, type ArticleCollection, type User } from '@helpdesk/core'
 import { html, trusted, type SafeHtml } from './html.js'
 import { kbMessages as m } from './messages.js'
 import type { CollectionWithCategory } from './reader.js'
@@ -10,7 +10,7 @@ export interface PageContext {
   base: string
   /** The configured public origin of canonical URLs (`https://host`); null: pages have no canonical link. */
   origin: string | null
-  reader: Actor | null
+  reader: User | null
 }
 
 export interface Page {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
-  articleList, collectionList, parseListQuery,
-  type Actor, type Article, type ArticleCollection, type Category, type Helpdesk, type Page, type PublishedKnowledgeBase, type RawListQuery
+  anonymous, articleList, collectionList, parseListQuery, personActor,
+  type ActorInput, type AnonymousActor, type Article, type ArticleCollection, type Category, type Helpdesk, type Page, type PersonActor, type PublishedKnowledgeBase, type RawListQuery
 } from '@helpdesk/core'
 import type {} from '@helpdesk/fastify'
 
@@ -15,20 +15,22 @@ export const SEARCH_LIMIT = 20
  * Who reads the page, decided by the API itself: the request's cookie (the
  * console's session, or a host app's own login) and Authorization header are
  * replayed to `GET <apiPrefix>/auth/session` from the caller's address, so
- * the KB pages and the API always agree. Anonymous without those headers.
+ * the KB pages and the API always agree. `anonymous()` without those headers.
+ * A person reads through the console (its cookie) or the API (a bearer token).
  */
-export async function readerOf (app: FastifyInstance, apiPrefix: string, request: FastifyRequest): Promise<Actor | null> {
+export async function readerOf (app: FastifyInstance, apiPrefix: string, request: FastifyRequest): Promise<PersonActor | AnonymousActor> {
   const { cookie, authorization } = request.headers
-  if (cookie === undefined && authorization === undefined) return null
+  if (cookie === undefined && authorization === undefined) return anonymous()
   const res = await app.inject({
     method: 'GET',
     url: `${apiPrefix}/auth/session`,
     remoteAddress: request.ip,
     headers: { ...(cookie !== undefined ? { cookie } : {}), ...(authorization !== undefined ? { authorization } : {}) }
   })
-  if (res.statusCode !== 200) return null
+  if (res.statusCode !== 200) return anonymous()
   const id = (res.json() as { data: { user: { id: number } } }).data.user.id
-  return await app.helpdesk.auth.findUser({ id })
+  const user = await app.helpdesk.auth.findUser({ id })
+  return user === null ? anonymous() : personActor(user, authorization !== undefined ? 'api' : 'console', request.ip)
 }
 
 /**
@@ -39,7 +41,7 @@ export async function readerOf (app: FastifyInstance, apiPrefix: string, request
 export class KnowledgeBaseReader {
   private constructor (private readonly published: PublishedKnowledgeBase) {}
 
-  static async for (helpdesk: Helpdesk, actor: Actor | null): Promise<KnowledgeBaseReader> {
+  static async for (helpdesk: Helpdesk, actor: ActorInput): Promise<KnowledgeBaseReader> {
     return new KnowledgeBaseReader(await helpdesk.articles.publishedFor(actor))
   }
 

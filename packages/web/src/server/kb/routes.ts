@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { personOf } from '@helpdesk/core'
 import type { ResolvedWebOptions } from '../options.js'
 import { KB_ASSETS_DIR } from '../paths.js'
 import type { WebLimits } from '../rate-limit.js'
@@ -28,7 +29,7 @@ export function installKnowledgeBasePages (app: FastifyInstance, options: Resolv
   async function contextOf (request: FastifyRequest): Promise<{ ctx: PageContext, reader: KnowledgeBaseReader }> {
     const actor = await readerOf(app, options.apiPrefix, request)
     return {
-      ctx: { site: options.title, base, origin: baseUrl, reader: actor },
+      ctx: { site: options.title, base, origin: baseUrl, reader: personOf(actor) },
       reader: await KnowledgeBaseReader.for(app.helpdesk, actor)
     }
   }

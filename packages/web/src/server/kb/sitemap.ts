@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { CollectionVisibility, type ArticleCollection, type Helpdesk } from '@helpdesk/core'
+import { anonymous, CollectionVisibility, type ArticleCollection, type Helpdesk } from '@helpdesk/core'
 import { sitemapXml } from './pages.js'
 import { KnowledgeBaseReader } from './reader.js'
 
@@ -60,7 +60,7 @@ export class SitemapCache {
     const fresh = (entry: NonNullable<typeof this.current>): boolean => now - entry.builtAt < SITEMAP_MAX_AGE_MS
     if (this.current !== null && now - this.current.checkedAt < SITEMAP_STAMP_MS && fresh(this.current)) return this.current.sitemap
     // What anybody may read: the anonymous reader's view, whoever asks.
-    const reader = await KnowledgeBaseReader.for(this.helpdesk, null)
+    const reader = await KnowledgeBaseReader.for(this.helpdesk, anonymous())
     const collections = (await reader.allCollections()).filter((c) => c.visibility === CollectionVisibility.Public)
     const articles = await reader.articleStamp()
     const stamp = JSON.stringify([collections.map((c) => [c.id, c.name, c.updated_at]), articles.total, articles.latest])
