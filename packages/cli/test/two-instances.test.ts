@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import pg from 'pg'
-import { createHelpdesk, Role } from '@helpdesk/core'
+import { createHelpdesk, Role, SYSTEM } from '@helpdesk/core'
 import { eventually } from '@helpdesk/core/testing'
 import { createKnexStore } from '@helpdesk/store-knex'
 import { openStream } from '../../fastify/test/sse-client.js'
@@ -96,7 +96,7 @@ async function anotherAdmin (server: ServerProcess, databaseUrl: string, name: s
   const store = createKnexStore({ url: databaseUrl })
   const email = `${name}-${Date.now()}@example.com`
   try {
-    await createHelpdesk({ store }).agents.create(null, { first_name: name, last_name: 'Admin', email, password: 'a long secret' }, Role.Admin, false)
+    await createHelpdesk({ store }).agents.create(SYSTEM, { first_name: name, last_name: 'Admin', email, password: 'a long secret' }, Role.Admin, false)
   } finally {
     await store.close()
   }
