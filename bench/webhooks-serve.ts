@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role } from '../packages/core/dist/index.js'
+import { createArgon2Hasher, createHelpdesk, createLocalFileStorage, Role, SYSTEM } from '../packages/core/dist/index.js'
 import { createKnexStore } from '../packages/store-knex/dist/index.js'
 import { pgAdminUrl, type Db } from './bench-data.js'
 import { RESULTS_DIR } from './paths.js'
@@ -97,9 +97,9 @@ async function backlog (url: string, sinkUrl: string): Promise<string> {
   try {
     await store.migrate()
     const helpdesk = createHelpdesk({ store, hasher: createArgon2Hasher({ memoryCost: 1024, timeCost: 1 }), fileStorage: createLocalFileStorage(tmpdir()) })
-    const admin = await helpdesk.agents.create(null, { first_name: 'Bench', last_name: 'Admin', email: 'admin@bench.test', password: 'bench password' }, Role.Admin, false)
+    const admin = await helpdesk.agents.create(SYSTEM, { first_name: 'Bench', last_name: 'Admin', email: 'admin@bench.test', password: 'bench password' }, Role.Admin, false)
     const token = (await helpdesk.auth.createToken(admin, 'bench')).token
-    await helpdesk.webhooks.create(null, { url: sinkUrl, events: ['Tickets.TicketUpdated'] })
+    await helpdesk.webhooks.create(SYSTEM, { url: sinkUrl, events: ['Tickets.TicketUpdated'] })
     for (let i = 0; i < EVENTS; i += 100) {
       await helpdesk.events.transaction(store, async (tx) => {
         for (let j = i; j < Math.min(EVENTS, i + 100); j++) {

@@ -285,7 +285,7 @@ eachDialect((dialect) => {
         await createEndpoint(h, d.admin.token, { url: `http://${host}/x`, events: ['Tickets.TicketCreated'] })
       }
       // Created behind the check's back: the delivery refuses the literal, and never connects.
-      const { endpoint } = await h.helpdesk.webhooks.create(null, { url: `http://[::127.0.0.1]:${hook.port}/hook`, events: ['Tickets.CommentAdded'] })
+      const { endpoint } = await h.helpdesk.webhooks.create(SYSTEM, { url: `http://[::127.0.0.1]:${hook.port}/hook`, events: ['Tickets.CommentAdded'] })
       const ticket = await postTicket(h, d.alice.token, { category: d.billing })
       await postComment(h, d.admin.token, ticket.id)
       await h.helpdesk.jobs.runDue()
