@@ -2,6 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import nodemailer from 'nodemailer'
+import { mailList, parseListQuery } from '@helpdesk/core'
 import { createKnexStore, testDialects } from '@helpdesk/store-knex'
 import { SmtpSession } from '../../fastify/test/smtp-session.js'
 import { deployment, killServer, startServer } from './server-process.js'
@@ -82,7 +83,7 @@ describe('the SMTP listener of helpdesk serve under oversized mail', { skip: pro
 
     const check = createKnexStore({ url: databaseUrl })
     t.after(async () => { await check.close() })
-    const inbound = await check.mail.list({ direction: 'in', limit: 20, offset: 0 })
+    const inbound = await check.mail.list('in', parseListQuery(mailList, {}))
     assert.deepEqual(inbound.items.map((m) => m.subject).sort(), ['After', 'Before', 'During'])
     assert.ok(inbound.items.every((m) => m.status === 'processed'), JSON.stringify(inbound.items))
   })

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import {
-  anonymous, ForbiddenError, mailSenderActor, SYSTEM, UnauthenticatedError,
+  anonymous, ForbiddenError, mailSenderActor, parseListQuery, SYSTEM, UnauthenticatedError, webhookDeliveryList,
   type ActorInput, type LoggedEvent
 } from '@helpdesk/core'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
@@ -99,7 +99,7 @@ eachDialect((dialect) => {
       // Every one of them is a webhook event: a subscribed endpoint gets a delivery for each.
       const { endpoint } = await h.helpdesk.webhooks.create(SYSTEM, { url: 'https://hooks.example.com/x', events: ['Customers.CustomerCreated'] })
       await postTicket(h, agent.token, { category: d.billing, email: 'later@example.com' })
-      assert.deepEqual((await h.helpdesk.webhooks.deliveries(SYSTEM, endpoint.id)).map((delivery) => delivery.event_type), ['Customers.CustomerCreated'])
+      assert.deepEqual((await h.helpdesk.webhooks.deliveries(SYSTEM, endpoint.id, parseListQuery(webhookDeliveryList, {}))).items.map((delivery) => delivery.event_type), ['Customers.CustomerCreated'])
     })
 
     it('two staff opening tickets at once for the same new email: one customer, both tickets theirs', async (t) => {

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import { formatDateTime } from '../time.js'
 import { ensure } from '../users/user-policy.js'
-import { actsAsAdmin, type Actor, type ActorInput } from '../users/actor.js'
+import { actsAsAdmin, type ActorInput } from '../users/actor.js'
 import { WEBHOOK_DELIVER_JOB, WEBHOOK_MAX_ATTEMPTS } from './webhook-recorder.js'
 import type { WebhookAttemptRecord, WebhookDeliveryWorkRow } from './webhook-store.js'
 import type { LoggedEvent } from '../event-log/event-log.js'
@@ -149,13 +149,13 @@ export class WebhookService {
   }
 
   /** One page of an endpoint's deliveries, newest first (`webhookDeliveryList`: filters status, event type, event id). */
-  async deliveries (actor: Actor, id: number, query: ListQuery): Promise<Page<WebhookDelivery>> {
+  async deliveries (actor: ActorInput, id: number, query: ListQuery): Promise<Page<WebhookDelivery>> {
     await this.view(actor, id)
     return await this.ctx.store.webhooks.listDeliveries(id, query)
   }
 
   /** Sends a past delivery again: a new delivery of the same event with the same bytes. */
-  async redeliver (actor: Actor, id: number, deliveryId: number): Promise<WebhookDelivery> {
+  async redeliver (actor: ActorInput, id: number, deliveryId: number): Promise<WebhookDelivery> {
     await this.view(actor, id)
     const delivery = await this.ctx.store.webhooks.findDelivery(deliveryId)
     if (delivery === null || delivery.endpoint_id !== id) throw new NotFoundError('Delivery')
@@ -164,7 +164,7 @@ export class WebhookService {
   }
 
   /** Sends any event still in the event log to this endpoint (subscribed to it or not). */
-  async redeliverEvent (actor: Actor, id: number, eventId: number): Promise<WebhookDelivery> {
+  async redeliverEvent (actor: ActorInput, id: number, eventId: number): Promise<WebhookDelivery> {
     await this.view(actor, id)
     const [event] = await this.ctx.store.eventLog.findByIds([eventId])
     if (event === undefined || !WEBHOOK_EVENT_TYPES.includes(event.type)) throw ValidationError.field('event_id', 'No such event in the event log.')
