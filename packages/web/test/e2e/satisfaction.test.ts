@@ -85,6 +85,13 @@ for (const dialect of testDialects()) {
       // The administrator rewords the survey; the customer's page follows.
       const admin = await openPage(browser)
       await logIn(admin.page, server.origin, DEMO.admin.email, DEMO.admin.password)
+      // The sign-in screen saves its own settings only: a survey setting changed meanwhile stays.
+      await admin.page.getByRole('link', { name: 'Sign-in' }).click()
+      await admin.page.getByRole('checkbox', { name: 'Staff sign in only with single sign-on' }).waitFor()
+      await server.call('PATCH', '/settings', { 'satisfaction.notify_on_bad': false })
+      await admin.page.getByRole('form', { name: 'Sign-in settings' }).getByRole('button', { name: 'Save' }).click()
+      await admin.page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor()
+      assert.equal((await server.call('GET', '/settings'))['satisfaction.notify_on_bad'], false)
       await admin.page.getByRole('link', { name: 'Surveys' }).click()
       await admin.page.getByLabel('Question').fill('Did we solve your problem?')
       await admin.page.getByRole('button', { name: 'Save' }).click()
