@@ -38,6 +38,8 @@ import { resolveSignInOptions, type SignInOptions } from './auth/sign-in-options
 import { SignInService } from './auth/sign-in-service.js'
 import { TwoFactorService } from './auth/two-factor.js'
 import { SsoService } from './auth/sso/sso-service.js'
+import { recordBadRatingNotifications, recordResolutions } from './satisfaction/satisfaction-recorder.js'
+import { SatisfactionService } from './satisfaction/satisfaction-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -105,6 +107,8 @@ export interface Helpdesk {
   readonly signIn: SignInService
   /** Single sign-on with OpenID Connect: providers (administrators), sign-ins, sessions' re-checks. */
   readonly sso: SsoService
+  /** Customer satisfaction: ratings of closed tickets by their owners, from the portal or a closing mail's signed link. */
+  readonly satisfaction: SatisfactionService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -128,10 +132,13 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordEventLog)
   context.events.record(recordNotifications)
   context.events.record(recordWebhookDeliveries)
+  context.events.record(recordResolutions)
+  context.events.record(recordBadRatingNotifications)
   const tickets = new TicketService(context)
   const comments = new CommentService(context)
   const attachments = new AttachmentService(context)
   const jobs = new JobRunner(context.store, context.clock)
+  const satisfaction = new SatisfactionService(context)
   const mail = new MailService(context, options.mail ?? null, options.mail?.transport, { tickets, comments, attachments })
   const outbound = mail.outbound
   if (outbound !== null && options.mail !== undefined) {
@@ -174,6 +181,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     jobs,
     webhooks: new WebhookService(context),
     mail,
+    satisfaction,
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier

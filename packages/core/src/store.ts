@@ -17,6 +17,7 @@ import type { SettingsRepository } from './settings/settings.js'
 import type { AccountTokenRepository } from './auth/account-token-store.js'
 import type { TwoFactorRepository } from './auth/two-factor-store.js'
 import type { SsoRepository } from './auth/sso/sso-store.js'
+import type { SatisfactionRepository } from './satisfaction/satisfaction-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -81,6 +82,8 @@ export interface Repositories {
   twoFactor: TwoFactorRepository
   /** Single sign-on: providers, identities, sign-ins under way, sessions' re-checks. */
   sso: SsoRepository
+  /** The closings (resolutions) of tickets and their satisfaction ratings. */
+  satisfaction: SatisfactionRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

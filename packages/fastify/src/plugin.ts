@@ -38,6 +38,7 @@ import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
 import { mailRoutes } from './routes/mail/mail-routes.js'
 import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
 import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
+import { satisfactionRoutes } from './routes/satisfaction/satisfaction-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,7 +50,7 @@ declare module 'fastify' {
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
-  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes]
+  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

@@ -27,6 +27,7 @@ import { createSettingsRepository } from './repositories/settings-repository.js'
 import { createAccountTokenRepository } from './repositories/account-token-repository.js'
 import { createTwoFactorRepository } from './repositories/two-factor-repository.js'
 import { createSsoRepository } from './repositories/sso-repository.js'
+import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -94,7 +95,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   settings: createSettingsRepository,
   accountTokens: createAccountTokenRepository,
   twoFactor: createTwoFactorRepository,
-  sso: createSsoRepository
+  sso: createSsoRepository,
+  satisfaction: createSatisfactionRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

@@ -91,6 +91,14 @@ for (const dialect of testDialects()) {
       assert.deepEqual(byOwner.items.map((i) => i.title).sort(), ['Cannot log in after password reset', 'Invoice shows the wrong VAT number'],
         'owner substrings found through the trigram index')
 
+      // 0030: a ticket closed before closings were counted has its first resolution, so its owner may rate it.
+      const closed = everything.items.filter((i) => i.status === 3)
+      assert.equal(closed.length, 1)
+      for (const ticket of everything.items) {
+        const resolutions = await store.satisfaction.ofTicket(ticket.id)
+        assert.deepEqual(resolutions.map((r) => [r.resolution, r.closed_at, r.category_id, r.rating]), ticket.status === 3 ? [[1, ticket.updated_at, ticket.category_id, null]] : [])
+      }
+
       // New writes keep working on the upgraded database.
       const category = await store.categories.findById(before.categoryId)
       assert.ok(category !== null)

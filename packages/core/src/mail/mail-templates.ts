@@ -13,6 +13,10 @@ export interface MailTemplateValues {
   links_html: string
   links_text: string
   unsubscribe_url: string
+  /** The closing mail to the owner while surveys are on: the rating links (satisfaction/satisfaction-mail.ts); '' and absent otherwise. */
+  satisfaction?: { question: string, good_label: string, bad_label: string, good_url: string, bad_url: string }
+  satisfaction_text?: string
+  satisfaction_html?: string
   /** Account mails (`password-reset`, `magic-link`, `verify-email`): the single-use link and how long it works. */
   action?: { url: string, expires: string }
 }
@@ -36,7 +40,7 @@ function defaultText (kind: MailKind): string {
   const intro = INTRO[kind]
   if (kind === 'test') return `${intro}\n`
   if (ACCOUNT_KINDS.has(kind)) return `Hello {{recipient.name}},\n\n${intro}\n\n{{action.url}}\n\n${ACCOUNT_FOOTER}\n`
-  return `{{marker}}\n\nHello {{recipient.name}},\n\n${intro}\n\n{{body_text}}\n{{links_text}}\n{{ticket.url}}\n`
+  return `{{marker}}\n\nHello {{recipient.name}},\n\n${intro}\n\n{{body_text}}\n{{links_text}}\n{{satisfaction_text}}{{ticket.url}}\n`
 }
 
 function defaultHtml (kind: MailKind): string {
@@ -48,7 +52,7 @@ function defaultHtml (kind: MailKind): string {
   }
   return '<div style="color:#999;font-size:12px">{{marker}}</div>' +
     `<p>Hello {{recipient.name}},</p><p>${intro}</p>` +
-    '<div>{{{body_html}}}</div>{{{links_html}}}' +
+    '<div>{{{body_html}}}</div>{{{links_html}}}{{{satisfaction_html}}}' +
     '<p style="color:#999;font-size:12px">{{ticket.url}}</p>'
 }
 

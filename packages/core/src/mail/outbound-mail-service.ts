@@ -9,6 +9,8 @@ import { ticketThread } from './mail-recorder.js'
 import { MailTemplates, type MailTemplateValues } from './mail-templates.js'
 import type { MailKind, MailMessage, MailSettings, MailTransport, OutgoingMail } from './mail.js'
 import { ReplyTokens } from './reply-tokens.js'
+import { closingMailSurvey } from '../satisfaction/satisfaction-mail.js'
+import { SatisfactionService } from '../satisfaction/satisfaction-service.js'
 
 const DEFAULT_MAX_ATTACHMENT_BYTES = 10 * 2 ** 20
 /** How many earlier Message-IDs of the ticket go into `References`. */
@@ -18,10 +20,12 @@ const REFERENCES_KEPT = 10
 export class OutboundMailService {
   private readonly templates: MailTemplates
   private readonly tokens: ReplyTokens
+  private readonly satisfaction: SatisfactionService
 
   constructor (private readonly ctx: ServiceContext, private readonly settings: MailSettings, private readonly transport: MailTransport) {
     this.templates = new MailTemplates(settings.templatesDir)
     this.tokens = new ReplyTokens(ctx.store)
+    this.satisfaction = new SatisfactionService(ctx)
   }
 
   /**
@@ -74,6 +78,7 @@ export class OutboundMailService {
       links.map((l) => `${l.name}: ${l.url}`).join('\n'),
       links.length === 0 ? '' : `<ul>${links.map((l) => `<li><a href="${escapeAttr(l.url)}">${escapeAttr(l.name)}</a></li>`).join('')}</ul>`
     )
+    if (kind === 'closed') Object.assign(values, await closingMailSurvey(this.satisfaction, ticket, row.user_id, (path) => consoleUrl(this.settings, path)))
     if (row.unsubscribe_token !== null && this.settings.publicUrl !== undefined) values.unsubscribe_url = this.url(`/mail/unsubscribe/${row.unsubscribe_token}`)
     const { text, html } = this.templates.render(kind, values)
     // A reply address bound to this ticket and this recipient: a reply from anyone else is not taken as theirs.

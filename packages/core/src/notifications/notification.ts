@@ -33,6 +33,8 @@ export interface NotificationData {
   note?: { id: number }
   import?: { id: number, created: number, failed: number, message: string | null }
   webhook?: { id: number, url: string }
+  /** `Tickets.SatisfactionRated` (a bad rating): the resolution rated, the rating, the comment's first 200 characters. */
+  satisfaction?: { resolution: number, rating: 'good' | 'bad', comment: string | null }
 }
 
 /** The user who caused a notification, as far as a notification shows them. */

@@ -1,5 +1,6 @@
 import type { DateTimeString } from '../time.js'
 import { ForbiddenError, ValidationError } from '../errors.js'
+import { SATISFACTION_LIMITS } from '../satisfaction/satisfaction.js'
 import { Role, UserStatus, userType, type User, type UserType } from '../users/user.js'
 
 /**
@@ -21,6 +22,18 @@ export interface Settings {
   'auth.two_factor_required': UserType[]
   /** Staff (administrators and agents) sign in only through single sign-on: password sign-in is refused for them. */
   'auth.sso_only_staff': boolean
+  /** Customers are asked to rate a closed ticket (good / bad, with a comment): in the closing mail and in the portal. */
+  'satisfaction.enabled': boolean
+  /** The survey's question, as customers read it. */
+  'satisfaction.question': string
+  /** The words of the good choice. */
+  'satisfaction.good_label': string
+  /** The words of the bad choice. */
+  'satisfaction.bad_label': string
+  /** A bad rating notifies the ticket's assignee (else the agents of its category). */
+  'satisfaction.notify_on_bad': boolean
+  /** Days a rating link in a closing mail works (1-365). */
+  'satisfaction.link_days': number
 }
 
 export type SettingKey = keyof Settings
@@ -32,6 +45,18 @@ interface SettingSpec<K extends SettingKey> {
 }
 
 const USER_TYPES: readonly UserType[] = ['admin', 'agent', 'customer']
+
+function boolean (value: unknown): { value: boolean } | { error: string } {
+  return typeof value === 'boolean' ? { value } : { error: 'Must be true or false.' }
+}
+
+/** A required line of text of at most `max` characters (trimmed). */
+function wording (max: number): (value: unknown) => { value: string } | { error: string } {
+  return (value) => {
+    const text = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : ''
+    return text !== '' && [...text].length <= max ? { value: text } : { error: `Must be a text of 1 to ${max} characters.` }
+  }
+}
 
 const specs: { [K in SettingKey]: SettingSpec<K> } = {
   'auth.email_verification': {
@@ -47,6 +72,18 @@ const specs: { [K in SettingKey]: SettingSpec<K> } = {
   'auth.sso_only_staff': {
     default: false,
     check: (value) => typeof value === 'boolean' ? { value } : { error: 'Must be true or false.' }
+  },
+  'satisfaction.enabled': { default: true, check: boolean },
+  'satisfaction.question': { default: 'How would you rate the support you received?', check: wording(SATISFACTION_LIMITS.question) },
+  'satisfaction.good_label': { default: 'Good, I\'m satisfied', check: wording(SATISFACTION_LIMITS.label) },
+  'satisfaction.bad_label': { default: 'Bad, I\'m unsatisfied', check: wording(SATISFACTION_LIMITS.label) },
+  'satisfaction.notify_on_bad': { default: true, check: boolean },
+  'satisfaction.link_days': {
+    default: 30,
+    check: (value) => {
+      const { min, max } = SATISFACTION_LIMITS.linkDays
+      return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? { value: value as number } : { error: `Must be a whole number of days from ${min} to ${max}.` }
+    }
   }
 }
 

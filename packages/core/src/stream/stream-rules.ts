@@ -3,6 +3,8 @@ import type { DateTimeString } from '../time.js'
 import { canSeeComment, canSeeTicket, type TicketScope } from '../tickets/ticket-policy.js'
 import type { Comment } from '../tickets/comment.js'
 import type { Ticket } from '../tickets/ticket.js'
+import { canSeeSatisfaction } from '../satisfaction/satisfaction-policy.js'
+import { isSatisfactionValue, SatisfactionEventType, type SatisfactionValue } from '../satisfaction/satisfaction.js'
 
 /** One committed event as the stream reads it from the event log. */
 export type StreamSourceEvent = LoggedEvent
@@ -24,6 +26,17 @@ export interface TicketStreamData {
   created_at: DateTimeString
   ticket: StreamTicket
   comment?: StreamComment
+  /** `Tickets.SatisfactionRated`: the rating now (only the owner and staff receive it). */
+  satisfaction?: StreamSatisfaction
+}
+
+export interface StreamSatisfaction { resolution: number, rating: SatisfactionValue, comment: string | null }
+
+function satisfactionOf (event: StreamSourceEvent): StreamSatisfaction | null {
+  if (event.type !== SatisfactionEventType.SatisfactionRated) return null
+  const rated = event.payload.satisfaction as Partial<StreamSatisfaction> | undefined
+  if (typeof rated?.resolution !== 'number' || !isSatisfactionValue(rated.rating)) return null
+  return { resolution: rated.resolution, rating: rated.rating, comment: typeof rated.comment === 'string' ? rated.comment : null }
 }
 
 type TicketFacts = Pick<Ticket, 'id' | 'user_id' | 'private' | 'category_id' | 'assigned_agent_id'> & Partial<Ticket>
@@ -50,12 +63,15 @@ function commentOf (event: StreamSourceEvent): StreamComment | null {
  * Who receives a ticket change on the stream: the viewers who may see the
  * ticket in their lists (`canSeeTicket`), and for a comment event those who may
  * also see the comment (`canSeeComment`: notes only to staff, private replies
- * to staff and the ticket's owner). Events that are not about a ticket are
- * never streamed as ticket changes.
+ * to staff and the ticket's owner); a rating (`Tickets.SatisfactionRated`)
+ * only the owner and staff (`canSeeSatisfaction`). Events that are not about a
+ * ticket are never streamed as ticket changes.
  */
 export function receivesTicketChange (event: StreamSourceEvent, viewer: StreamViewer): boolean {
   const ticket = ticketOf(event)
   if (ticket === null || !canSeeTicket(viewer.scope.tickets, ticket)) return false
+  // A rating is between the ticket's owner and staff, even on a public ticket.
+  if (event.type === SatisfactionEventType.SatisfactionRated) return canSeeSatisfaction(viewer.scope.comments, ticket)
   if (event.payload.comment === undefined) return true
   // A comment event whose comment cannot be judged is withheld, never shown by default.
   const comment = commentOf(event)
@@ -67,6 +83,7 @@ export function ticketStreamData (event: StreamSourceEvent): TicketStreamData | 
   const ticket = ticketOf(event)
   if (ticket === null) return null
   const comment = event.payload.comment !== undefined ? commentOf(event) : null
+  const satisfaction = satisfactionOf(event)
   return {
     type: event.type,
     actor_id: event.actor_id,
@@ -82,7 +99,8 @@ export function ticketStreamData (event: StreamSourceEvent): TicketStreamData | 
       created_at: ticket.created_at ?? event.created_at,
       updated_at: ticket.updated_at ?? event.created_at
     },
-    ...(comment !== null ? { comment } : {})
+    ...(comment !== null ? { comment } : {}),
+    ...(satisfaction !== null ? { satisfaction } : {})
   }
 }
 

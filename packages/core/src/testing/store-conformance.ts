@@ -13,6 +13,7 @@ import { jobStoreConformance } from './job-store-conformance.js'
 import { mailStoreConformance } from './mail-store-conformance.js'
 import { webhookStoreConformance } from './webhook-store-conformance.js'
 import { signInConformance } from './sign-in-conformance.js'
+import { satisfactionConformance } from './satisfaction-conformance.js'
 
 export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
@@ -475,6 +476,7 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
     mailStoreConformance(withStore)
     signInConformance(withStore)
     eventLogConformance(withStore)
+    satisfactionConformance(withStore)
   })
 }
 

@@ -49,7 +49,9 @@ export interface Ticket {
 export const ticketList = defineList({
   resource: 'tickets',
   includes: [
-    'user', 'creator', 'attachments', 'attachments-count', 'category', 'agent', 'last_reply', 'last_read_by_me', 'replies-count'
+    'user', 'creator', 'attachments', 'attachments-count', 'category', 'agent', 'last_reply', 'last_read_by_me', 'replies-count',
+    /** The ticket's latest satisfaction rating, for its owner and staff (null for others, and when never rated). */
+    'satisfaction'
   ],
   sorts: ['id', 'title', 'status', 'private', 'updated_at', 'created_at'],
   defaultSort: 'id',

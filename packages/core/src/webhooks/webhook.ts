@@ -1,6 +1,7 @@
 import { defineList } from '../list/list-spec.js'
 import { ArticleEventType } from '../knowledge-base/article-events.js'
 import { NotificationType } from '../notifications/notification.js'
+import { SatisfactionEventType } from '../satisfaction/satisfaction.js'
 import { TicketEventType } from '../tickets/ticket-events.js'
 import type { DateTimeString } from '../time.js'
 import { CustomerEventType } from '../users/customer-events.js'
@@ -10,7 +11,8 @@ export const WEBHOOK_EVENT_TYPES: readonly string[] = [...new Set([
   ...Object.values(NotificationType).filter((type) => type !== NotificationType.WebhookEndpointDisabled),
   TicketEventType.TicketUpdated, TicketEventType.TicketDeleted, TicketEventType.CommentUpdated, TicketEventType.CommentDeleted,
   ...Object.values(CustomerEventType),
-  ...Object.values(ArticleEventType)
+  ...Object.values(ArticleEventType),
+  ...Object.values(SatisfactionEventType)
 ])]
 
 export const WebhookEventType = {

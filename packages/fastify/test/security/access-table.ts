@@ -322,6 +322,17 @@ export const accessTable: AccessRow[] = [
     url: `/tickets/${await w.fresh.ticket()}/agents`, payload: { agent: w.privileged.category.user.id }
   })),
   row('DELETE /tickets/:id', 'delete_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}` })),
+  // Satisfaction: the owner and staff see a ticket's ratings (another customer reading a public ticket is refused); only the owner rates.
+  row('GET /tickets/:id/satisfaction', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/satisfaction` })),
+  row('GET /tickets/:id/satisfaction', 'category', [401, 200, 403, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/satisfaction` })),
+  row('PUT /tickets/:id/satisfaction', 'category', [401, 200, 404, 404, 403, 403], async ({ w }) => {
+    const id = await w.fresh.ticket()
+    await w.h.helpdesk.tickets.update(w.admin.user, id, { status: 3 })
+    return { url: `/tickets/${id}/satisfaction`, payload: { rating: 'good' } }
+  }),
+  // A closing mail's link is its own authority: a made-up token is not one of ours, whoever sends it.
+  row('POST /satisfaction/link', 'all', NOT_FOUND, () => ({ url: '/satisfaction/link', payload: { token: `1.1.1.1.1.${'0'.repeat(32)}` } })),
+  row('PUT /satisfaction/link', 'all', NOT_FOUND, () => ({ url: '/satisfaction/link', payload: { token: `1.1.1.1.1.${'0'.repeat(32)}`, rating: 'good' } })),
 
   // Comments follow their ticket; changing one is for its author (the privileged agent) and administrators.
   row('GET /tickets/:ticket_id/comments', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/comments` })),

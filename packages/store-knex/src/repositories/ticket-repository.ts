@@ -11,6 +11,7 @@ import {
   type CommentRow, type TicketRow
 } from '../rows/ticket-rows.js'
 import { attachmentsInclude } from './attachment-repository.js'
+import { satisfactionInclude } from './satisfaction-repository.js'
 import { commentVisibleSql } from './comment-repository.js'
 import { categoriesByIds } from './category-repository.js'
 import { peopleByIds } from './customer-note-repository.js'
@@ -120,7 +121,8 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
       'attachments-count': countInclude<Item>('attachments', 'ticket_id', (qb) => { void qb.whereNull('comment_id') }),
       'replies-count': repliesCountInclude(ctx, scope),
       last_reply: lastReplyInclude(ctx, scope),
-      last_read_by_me: lastReadInclude(ctx, scope)
+      last_read_by_me: lastReadInclude(ctx, scope),
+      satisfaction: satisfactionInclude(ctx, scope)
     },
     since: { updated_since: 'tickets.updated_at' },
     idColumn: 'tickets.id',

@@ -23,6 +23,8 @@ const Notifications = lazy(async () => await import('./screens/Notifications.js'
 const Sessions = lazy(async () => await import('./screens/Sessions.js'))
 const Security = lazy(async () => await import('./screens/Security.js'))
 const SignInSettings = lazy(async () => await import('./screens/SignInSettings.js'))
+const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
+const SurveySettings = lazy(async () => await import('./screens/SurveySettings.js'))
 const ForgotPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ForgotPassword }))
 const ResetPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ResetPassword }))
 const MagicLinkRequest = lazy(async () => ({ default: (await import('./screens/Account.js')).MagicLinkRequest }))
@@ -53,6 +55,7 @@ function Routes () {
           <Route path="/sign-in/email"><MagicLinkRequest /></Route>
           <Route path="/sign-in/link"><MagicLinkLanding /></Route>
           <Route path="/verify-email"><VerifyEmail /></Route>
+          <Route path="/satisfaction"><SatisfactionLink /></Route>
           <Route><LoginScreen /></Route>
         </Switch>
       </Layout>
@@ -74,8 +77,10 @@ function Routes () {
         <Route path="/sessions"><Sessions /></Route>
         <Route path="/security"><Security /></Route>
         <Route path="/verify-email"><VerifyEmail /></Route>
+        <Route path="/satisfaction"><SatisfactionLink /></Route>
         <Route path="/sign-in/link"><Redirect key="from-link" to={home} /></Route>
         {user.type === 'admin' ? <Route path="/sign-in-settings"><SignInSettings /></Route> : null}
+        {user.type === 'admin' ? <Route path="/survey-settings"><SurveySettings /></Route> : null}
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}

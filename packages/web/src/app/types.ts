@@ -82,6 +82,8 @@ export interface Ticket {
   attachments?: Attachment[]
   last_read_by_me?: string | null
   replies_count?: number
+  /** The latest rating (owner and staff), with `include=satisfaction`. */
+  satisfaction?: SatisfactionRating | null
 }
 
 export interface Customer extends Person {
@@ -155,4 +157,42 @@ export interface SignInSession {
   user_agent: string | null
   ip: string | null
   current: boolean
+}
+
+/** One rating of one closing of a ticket (`GET /tickets/{id}?include=satisfaction`, `/tickets/{id}/satisfaction`). */
+export interface SatisfactionRating {
+  ticket_id: number
+  resolution: number
+  rating: 'good' | 'bad'
+  comment: string | null
+  user_id: number | null
+  agent_id: number | null
+  category_id: number | null
+  channel: string | null
+  closed_at: string
+  created_at: string
+  updated_at: string
+}
+
+export interface SatisfactionSurvey { enabled: boolean, question: string, good_label: string, bad_label: string }
+
+/** `GET /tickets/{id}/satisfaction`. */
+export interface TicketSatisfaction {
+  survey: SatisfactionSurvey
+  resolution: number | null
+  can_rate: boolean
+  reason: 'disabled' | 'not-closed' | 'superseded' | 'no-resolution' | 'not-owner' | null
+  rating: SatisfactionRating | null
+  ratings: SatisfactionRating[]
+}
+
+/** `POST /satisfaction/link`: what a closing mail's rating link is about. */
+export interface LinkSatisfaction {
+  ticket: { id: number, title: string, status: number }
+  survey: SatisfactionSurvey
+  resolution: number
+  can_rate: boolean
+  reason: 'disabled' | 'not-closed' | 'superseded' | 'no-resolution' | null
+  rating: SatisfactionRating | null
+  expires_at: string
 }

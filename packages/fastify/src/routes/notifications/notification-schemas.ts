@@ -16,7 +16,10 @@ export const NotificationData = Type.Object({
   import: Type.Optional(Type.Object({
     id: Type.Integer(), created: Type.Integer(), failed: Type.Integer(), message: Nullable(Type.String())
   }, { description: 'Import.ImportCompletedSuccessfully / Import.ImportFailed.' })),
-  webhook: Type.Optional(Type.Object({ id: Type.Integer(), url: Type.String() }, { description: 'Webhooks.EndpointDisabled.' }))
+  webhook: Type.Optional(Type.Object({ id: Type.Integer(), url: Type.String() }, { description: 'Webhooks.EndpointDisabled.' })),
+  satisfaction: Type.Optional(Type.Object({
+    resolution: Type.Integer(), rating: Type.Union([Type.Literal('good'), Type.Literal('bad')]), comment: Nullable(Type.String())
+  }, { description: 'Tickets.SatisfactionRated (a bad rating): the closing rated, the rating, the comment\'s first 200 characters.' }))
 })
 
 export const Notification = Type.Object({

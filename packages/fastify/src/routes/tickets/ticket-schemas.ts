@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
 import {
   ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
-  type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type WithIncludes
+  type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
 } from '@helpdesk/core'
 import { EmbeddedPerson, Nullable, NullableDateTime } from '../../schemas/common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
 import { presentEmbeddedPerson } from '../people.js'
+import { presentRating, SatisfactionRating } from '../satisfaction/satisfaction-schemas.js'
 import {
   Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore
 } from './ticket-shapes.js'
@@ -19,7 +20,8 @@ export const Ticket = Type.Composite([TicketCore, Type.Object({
   attachments_count: Type.Optional(Type.Integer()),
   replies_count: Type.Optional(Type.Integer({ description: 'Replies (type 1) the caller may see.' })),
   last_reply: Type.Optional(Type.Union([CommentCore, Type.Null()], { description: 'The newest comment the caller may see.' })),
-  last_read_by_me: Type.Optional(NullableDateTime)
+  last_read_by_me: Type.Optional(NullableDateTime),
+  satisfaction: Type.Optional(Type.Union([SatisfactionRating, Type.Null()], { description: 'The latest rating, for the owner and staff (null for others).' }))
 })])
 
 export const AttachmentIds = Type.Array(Type.String({ pattern: ATTACHMENT_ID_PATTERN }), {
@@ -80,5 +82,6 @@ export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, vie
   const lastReply = ticket.last_reply as Comment | null | undefined
   if (lastReply !== undefined) presented.last_reply = lastReply === null ? null : presentCommentCore(lastReply)
   if (ticket.last_read_by_me !== undefined) presented.last_read_by_me = ticket.last_read_by_me as string | null
+  if (ticket.satisfaction !== undefined) presented.satisfaction = ticket.satisfaction === null ? null : presentRating(ticket.satisfaction as TicketResolution)
   return presented
 }

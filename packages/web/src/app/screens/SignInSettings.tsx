@@ -45,7 +45,9 @@ function SettingsPanel () {
   const settings = draft ?? loaded.data
   const save = useAction(async () => {
     if (settings === undefined) return
-    setDraft((await api.patch<{ data: Settings }>('/settings', settings)).data)
+    // Only this screen's keys: the others (the survey's) may have changed since this screen loaded.
+    const own = Object.fromEntries(Object.entries(settings).filter(([key]) => key.startsWith('auth.')))
+    setDraft((await api.patch<{ data: Settings }>('/settings', own)).data)
     setDone(t('signInSettings.saved'))
   })
   if (settings === undefined) return loaded.error !== undefined ? <ErrorBanner error={loaded.error} /> : <Loading />

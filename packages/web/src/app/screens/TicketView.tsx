@@ -17,6 +17,7 @@ import { TicketPrivacy } from '../components/TicketPrivacy.js'
 import { t } from '../../messages/index.js'
 import type { Comment, Ticket } from '../types.js'
 import { Prose } from '../components/Prose.js'
+import { SatisfactionPanel } from '../components/Satisfaction.js'
 
 function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
@@ -37,7 +38,7 @@ function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: 
 export default function TicketView ({ id }: { id: number }) {
   const { user, isStaff, can } = useSession()
   const [focusComposer] = useState(() => takeComposerFocus(id))
-  const ticket = useAsync(async () => (await api.get<{ data: Ticket }>(`/tickets/${id}`, { include: ['user', 'category', 'agent', 'attachments'] })).data, [id])
+  const ticket = useAsync(async () => (await api.get<{ data: Ticket }>(`/tickets/${id}`, { include: ['user', 'category', 'agent', 'attachments', 'satisfaction'] })).data, [id])
   const comments = useAsync(async () => (await api.get<Page<Comment>>(`/tickets/${id}/comments`, { include: ['user', 'attachments'], per_page: 100 })).data, [id])
   const categories = useAsync(async () => await loadCategories(), [])
 
@@ -106,6 +107,7 @@ export default function TicketView ({ id }: { id: number }) {
         <div class="thread" aria-live="polite">
           {(comments.data ?? []).map((comment) => <ThreadEntry key={comment.id} comment={comment} staff={isStaff} onChanged={comments.reload} />)}
         </div>
+        {mayComment ? <SatisfactionPanel ticket={current} staff={isStaff} /> : null}
         {mayComment
           ? <Composer ticketId={current.id} staff={isStaff} closed={current.status === 3} autoFocus={focusComposer} onSent={refresh} />
           : <p class="muted">{t('ticket.readOnly')}</p>}
