@@ -49,7 +49,7 @@ export default function HeldMail () {
               {' · '}<DateTime value={mail.created_at} />
             </p>
             <p class="wrap-anywhere">{t('heldMail.reason')} {mail.error ?? '—'}</p>
-            <p class="actions">
+            <p class="card-actions">
               <a href={`${apiBase()}/mail/inbound/${mail.id}/raw`} download>{t('heldMail.original')}</a>
               <ItemButton label={t('heldMail.release')} name={nameOf(mail)} onClick={() => { void release.run(mail) }} />
               <ItemButton label={t('heldMail.discard')} name={nameOf(mail)} class="danger" onClick={() => { void discard.run(mail) }} />
