@@ -196,3 +196,16 @@ export interface LinkSatisfaction {
   rating: SatisfactionRating | null
   expires_at: string
 }
+
+/** `GET /mail/inbound` and `/mail/outbound`: the record of a received or sent mail (administrators). */
+export interface MailRecord {
+  id: number
+  direction: 'in' | 'out'
+  status: string
+  ticket_id: number | null
+  sender: string | null
+  recipient: string | null
+  subject: string | null
+  error: string | null
+  created_at: string
+}
