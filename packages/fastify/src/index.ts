@@ -11,7 +11,7 @@ export { checkWebhookTarget, isPublicAddress, WebhookTargetError } from './webho
 // For @helpdesk/web: its page limits and its remote-image proxy use the same Redis and the same address guard.
 export { rateLimitRedis } from './http/rate-limit.js'
 export { guardedLookup } from './webhooks/webhook-targets.js'
-export * as schemas from './schemas/common.js'
+export { common as schemas } from '@helpdesk/shapes'
 export {
   HelpdeskError, ValidationError, BadQueryError, UnauthenticatedError, ForbiddenError, NotFoundError,
   PayloadTooLargeError, UnavailableError, helpdeskErrors, isHelpdeskError, type HelpdeskErrorCode

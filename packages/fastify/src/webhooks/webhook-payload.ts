@@ -1,8 +1,5 @@
 import { systemActor, type AvatarResolver, type Comment, type CustomerNote, type Helpdesk, type LoggedEvent, type Ticket, type User } from '@helpdesk/core'
-import { presentArticle } from '../routes/articles/article-schemas.js'
-import { presentComment } from '../routes/comments/comment-schemas.js'
-import { presentCustomer, presentNote } from '../routes/customers/customer-schemas.js'
-import { presentTicket } from '../routes/tickets/ticket-schemas.js'
+import { presentArticle, presentComment, presentCustomer, presentNote, presentTicket } from '@helpdesk/shapes'
 
 /** Who a webhook's resources are shown to: the help desk itself, which sees as an administrator does (every email, every field). */
 const ADMINISTRATOR = systemActor('webhooks')

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { CANNED_RESPONSE_LIMITS, type CannedResponse as CannedResponseEntity } from '@helpdesk/core'
-import { DateTime } from '../../schemas/common.js'
+import { DateTime } from '../common.js'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { MAIL_STATUSES, mailList } from '@helpdesk/core'
-import { DateTime, listQuerystring, Nullable, NullableDateTime, Paged } from '../../schemas/common.js'
+import { DateTime, listQuerystring, Nullable, NullableDateTime, Paged } from '../common.js'
 
 export const MailMessage = Type.Object({
   id: Type.Integer(),

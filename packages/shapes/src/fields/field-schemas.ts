@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { FIELD_LIMITS, type CustomField as CustomFieldEntity } from '@helpdesk/core'
-import { DateTime, Nullable } from '../../schemas/common.js'
+import { DateTime, Nullable } from '../common.js'
 
 const FieldType = Type.Union([Type.Literal('select-box'), Type.Literal('text'), Type.Literal('text-area')], {
   description: '`select-box`, `text` or `text-area`.'

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { commentTypeText, type Attachment as AttachmentEntity, type Comment, type Ticket } from '@helpdesk/core'
-import { DateTime, Nullable, NullableDateTime } from '../../schemas/common.js'
+import { DateTime, Nullable, NullableDateTime } from '../common.js'
 
 /*
  * The plain shapes of tickets, comments and attachments (no includes), shared

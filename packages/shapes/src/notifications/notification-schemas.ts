@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { fullName, type AvatarResolver, type Notification as NotificationEntity } from '@helpdesk/core'
-import { DateTime, Nullable, NullableDateTime } from '../../schemas/common.js'
+import { DateTime, Nullable, NullableDateTime } from '../common.js'
 
 const Ref = (name: string) => Type.Object({ id: Type.Integer(), name: Type.String() }, { description: `The ${name}.` })
 

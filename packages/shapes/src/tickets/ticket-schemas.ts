@@ -3,7 +3,7 @@ import {
   ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
   type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
 } from '@helpdesk/core'
-import { EmbeddedPerson, Nullable, NullableDateTime } from '../../schemas/common.js'
+import { EmbeddedPerson, Nullable, NullableDateTime } from '../common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
 import { presentEmbeddedPerson } from '../people.js'
 import { presentRating, SatisfactionRating } from '../satisfaction/satisfaction-schemas.js'

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { LIMITS } from '@helpdesk/core'
-import { DateTime, NewPersonNames, NewPersonPassword, Nullable, Person } from '../../schemas/common.js'
+import { DateTime, NewPersonNames, NewPersonPassword, Nullable, Person } from '../common.js'
 
 export const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 255, examples: ['admin@example.com'] }),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { errorBody } from '../../schemas/common.js'
+import { errorBody } from '../common.js'
 
 export const EventStreamQuery = Type.Object({
   last_event_id: Type.Optional(Type.String({

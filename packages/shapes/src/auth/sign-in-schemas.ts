@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { DateTime, NewPassword, Nullable, PasswordConfirmation } from '../../schemas/common.js'
+import { DateTime, NewPassword, Nullable, PasswordConfirmation } from '../common.js'
 
 const Token = Type.String({ minLength: 1, maxLength: 200, description: 'The token from the link (after `#token=`).' })
 const Code = Type.String({

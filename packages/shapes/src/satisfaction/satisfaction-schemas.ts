@@ -3,7 +3,7 @@ import {
   SATISFACTION_LIMITS,
   type LinkSatisfaction as LinkSatisfactionEntity, type SatisfactionSurvey, type TicketResolution, type TicketSatisfaction as TicketSatisfactionEntity
 } from '@helpdesk/core'
-import { DateTime, Nullable } from '../../schemas/common.js'
+import { DateTime, Nullable } from '../common.js'
 
 const RatingValue = Type.Union([Type.Literal('good'), Type.Literal('bad')], { description: '`good` or `bad`.' })
 

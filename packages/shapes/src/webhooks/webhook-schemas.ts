@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { WebhookDelivery as DeliveryEntity, WebhookEndpoint } from '@helpdesk/core'
-import { DateTime, Nullable, NullableDateTime } from '../../schemas/common.js'
+import { DateTime, Nullable, NullableDateTime } from '../common.js'
 
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), {
   minItems: 1, maxItems: 100, description: 'Event types (docs/webhooks.md), or `["*"]` for all.', examples: [['Tickets.TicketCreated', 'Tickets.CommentAdded']]

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ARTICLE_LIMITS, type Article as ArticleEntity, type ActorInput, type AvatarResolver } from '@helpdesk/core'
-import { DateTime, EmbeddedPerson, Nullable } from '../../schemas/common.js'
+import { DateTime, EmbeddedPerson, Nullable } from '../common.js'
 import { CollectionSummary } from '../article-collections/collection-schemas.js'
 import { Category } from '../categories/category-schemas.js'
 import { presentEmbeddedPerson } from '../people.js'

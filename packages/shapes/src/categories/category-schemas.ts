@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LIMITS, type Category as CategoryEntity } from '@helpdesk/core'
-import { DateTime, Nullable } from '../../schemas/common.js'
+import { DateTime, Nullable } from '../common.js'
 import { CustomField } from '../fields/field-schemas.js'
 
 export const Category = Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PERMISSION_KEYS, toIso8601, type AvatarResolver, type User } from '@helpdesk/core'
-import { IsoDateTime, Nullable, NullableIsoDateTime, UserStatusInput, NewPersonNames, NewPersonPassword, PersonNamesUpdate, PersonPasswordUpdate } from '../../schemas/common.js'
+import { IsoDateTime, Nullable, NullableIsoDateTime, UserStatusInput, NewPersonNames, NewPersonPassword, PersonNamesUpdate, PersonPasswordUpdate } from '../common.js'
 
 const counts = ['notes_count', 'assigned_categories_count', 'unresolved_tickets_count', 'resolved_tickets_count'] as const
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { ImportJob as ImportJobEntity } from '@helpdesk/core'
-import { DateTime, Nullable } from '../../schemas/common.js'
+import { DateTime, Nullable } from '../common.js'
 
 export const ImportJob = Type.Object({
   id: Type.Integer(),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LIMITS, NOTE_MAX_LENGTH, type ActorInput, type AvatarResolver, type CustomerNote, type User } from '@helpdesk/core'
-import { DateTime, EmbeddedPerson, Nullable, NullableDateTime, UserStatusInput, NewPersonNames, NewPersonPassword, PersonNamesUpdate, PersonPasswordUpdate } from '../../schemas/common.js'
+import { DateTime, EmbeddedPerson, Nullable, NullableDateTime, UserStatusInput, NewPersonNames, NewPersonPassword, PersonNamesUpdate, PersonPasswordUpdate } from '../common.js'
 import { presentEmbeddedPerson } from '../people.js'
 
 export const Customer = Type.Object({

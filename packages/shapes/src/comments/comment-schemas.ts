@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { TICKET_LIMITS, type ActorInput, type AvatarResolver, type Comment as CommentEntity, type Ticket, type WithIncludes } from '@helpdesk/core'
-import { EmbeddedPerson, Nullable } from '../../schemas/common.js'
+import { EmbeddedPerson, Nullable } from '../common.js'
 import { presentEmbeddedPerson } from '../people.js'
 import { AttachmentIds } from '../tickets/ticket-schemas.js'
 import { Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore } from '../tickets/ticket-shapes.js'

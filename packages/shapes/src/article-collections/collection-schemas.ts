@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { COLLECTION_LIMITS, type ArticleCollection } from '@helpdesk/core'
-import { DateTime, Nullable } from '../../schemas/common.js'
+import { DateTime, Nullable } from '../common.js'
 import { Category } from '../categories/category-schemas.js'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
