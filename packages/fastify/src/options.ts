@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { WebhookDeliveryOptions } from './webhooks/webhook-delivery.js'
+import type { WebhookDeliveryOptions } from '@helpdesk/webhooks'
 import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, SessionOptions, SignInOptions, Store, TokenCacheOptions, UploadQuota, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */

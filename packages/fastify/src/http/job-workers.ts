@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AvatarResolver, Helpdesk } from '@helpdesk/core'
 import type { HelpdeskPluginOptions } from '../options.js'
-import { registerWebhookDelivery } from '../webhooks/webhook-delivery.js'
+import { registerWebhookDelivery } from '@helpdesk/webhooks'
 
 /**
  * The one place background work starts in a server: the webhook delivery

@@ -5,7 +5,7 @@ import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
   Data, DeliveryParams, IdParams, listQuerystring, Paged, presentDelivery, presentWebhook, RedeliverEventBody, responses, RotateSecretBody, Success, Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret
 } from '@helpdesk/shapes'
-import { checkWebhookTarget, WebhookTargetError } from '../../webhooks/webhook-targets.js'
+import { checkWebhookTarget, WebhookTargetError } from '@helpdesk/webhooks'
 import { Type } from '@sinclair/typebox'
 
 /** Administrators manage webhook endpoints and look at their deliveries (docs/webhooks.md). */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { checkWebhookTarget, isPublicAddress, WebhookTargetError } from '../src/webhooks/webhook-targets.js'
+import { checkWebhookTarget, isPublicAddress, WebhookTargetError } from '../src/webhook-targets.js'
 
 /*
  * Property tests of the webhook address guard, against tables written here

@@ -6,7 +6,7 @@ const ADMINISTRATOR = systemActor('webhooks')
 
 /**
  * The `data` of a webhook: the resources as the API shows them to an
- * administrator (the routes' presenters), plus the event's own facts.
+ * administrator (the presenters of @helpdesk/shapes, which the routes use too), plus the event's own facts.
  */
 async function dataOf (event: LoggedEvent, helpdesk: Helpdesk, avatar: AvatarResolver): Promise<Record<string, unknown>> {
   const { ticket, comment, customer, note, article, ...rest } = event.payload as Record<string, unknown>

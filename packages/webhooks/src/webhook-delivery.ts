@@ -76,7 +76,7 @@ async function post (agent: Agent, url: string, headers: Record<string, string>,
 
 /**
  * Registers the `webhook.deliver` job handler on `helpdesk.jobs`: builds the
- * body once (the route presenters), signs it, POSTs it, records the attempt,
+ * body once (the presenters of @helpdesk/shapes), signs it, POSTs it, records the attempt,
  * and asks for a retry on network errors, 5xx and 429. Returns a function that
  * closes the connection pool.
  */
