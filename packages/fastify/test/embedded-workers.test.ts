@@ -2,13 +2,15 @@ import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
+import { ImapFlow } from 'imapflow'
 import nodemailer from 'nodemailer'
 import { eventually } from '@helpdesk/core/testing'
 import { SYSTEM } from '@helpdesk/core'
 import { createKnexStore, createTestDatabase, type KnexStore } from '@helpdesk/store-knex'
 import helpdeskPlugin, { type HelpdeskPluginStoreOptions } from '../src/index.js'
 import { eachDialect, testHasher } from './helpers.js'
-import { SUPPORT } from './mail-fixtures.js'
+import { startDovecot } from './dovecot.js'
+import { rawMail, SUPPORT } from './mail-fixtures.js'
 
 /**
  * An embedding host, as docs/embedding.md shows it: the plugin on the host's own Fastify app, given a store,
@@ -75,6 +77,26 @@ eachDialect((dialect) => {
       await app.close()
       assert.equal(app.helpdeskInbound.smtp, null)
       await assert.rejects(send(port, { from: 'carol@customers.test', to: SUPPORT, subject: 'After close', text: 'x' }), /ECONNREFUSED/)
+    })
+
+    it('receives mail from an IMAP mailbox: the plugin starts the poller with the workers', async (t) => {
+      const server = await startDovecot(t)
+      if (server === null) {
+        t.skip('dovecot is not installed (.ci/run installs dovecot-imapd) or the tests do not run as root')
+        return
+      }
+      const client = new ImapFlow({ host: server.host, port: server.port, secure: false, auth: { user: server.user, pass: server.pass }, logger: false })
+      await client.connect()
+      t.after(async () => { await client.logout().catch(() => {}) })
+      await client.append('INBOX', await rawMail({ from: 'ivy@customers.test', to: SUPPORT, subject: 'Over IMAP, embedded', text: 'Hello.' }))
+      const { app, store } = await host(t, dialect, { inboundMail: { imap: { url: server.url, moveTo: 'Processed' } } })
+      await app.helpdesk.categories.create(SYSTEM, { name: 'Billing' })
+      await app.ready()
+      assert.ok(app.helpdeskInbound.imap !== null)
+      assert.equal(app.helpdeskInbound.smtp, null)
+      await eventually('a ticket from the mailbox', async () => await store.knex('tickets').where({ title: 'Over IMAP, embedded' }).first() as object | undefined)
+      await app.close()
+      assert.equal(app.helpdeskInbound.imap, null)
     })
 
     it('fails to start, leaving no door open, when the SMTP port is taken', async (t) => {
