@@ -10,7 +10,7 @@ import { adminToken, deployment, killServer, startServer } from './server-proces
 
 const packagesDir = fileURLToPath(new URL('../../', import.meta.url))
 const repoRoot = join(packagesDir, '..')
-const WORKSPACE = ['core', 'store-knex', 'mail', 'fastify', 'web', 'cli']
+const WORKSPACE = ['core', 'shapes', 'store-knex', 'mail', 'webhooks', 'fastify', 'web', 'cli']
 
 /** The package's installed dependencies (name → real directory), as pnpm linked them in the workspace. */
 function linkedDependencies (dir: string): Map<string, string> {

@@ -18,7 +18,7 @@ import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
 import { recordEventLog } from './event-log/event-log.js'
 import { JobRunner } from './jobs/job-runner.js'
-import { createMailRecorder, MAIL_SEND_JOB } from './mail/mail-recorder.js'
+import { createMailRecorder } from './mail/mail-recorder.js'
 import { MailService } from './mail/mail-service.js'
 import type { MailSettings, MailTransport } from './mail/mail.js'
 import { registerCoreJobs } from './jobs/core-jobs.js'
@@ -32,7 +32,7 @@ import { systemClock, type Clock } from './time.js'
 import { AgentService } from './users/agent-service.js'
 import { CustomerService } from './users/customer-service.js'
 import { SettingsService } from './settings/settings-service.js'
-import { AccountService, ACCOUNT_MAIL_JOB, ACCOUNT_TOKENS_PRUNE_JOB } from './auth/account-service.js'
+import { AccountService } from './auth/account-service.js'
 import { createSecretBox } from './auth/secret-box.js'
 import { resolveSignInOptions, type SignInOptions } from './auth/sign-in-options.js'
 import { SignInService } from './auth/sign-in-service.js'
@@ -140,11 +140,8 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   const jobs = new JobRunner(context.store, context.clock)
   const satisfaction = new SatisfactionService(context)
   const mail = new MailService(context, options.mail ?? null, options.mail?.transport, { tickets, comments, attachments })
-  const outbound = mail.outbound
-  if (outbound !== null && options.mail !== undefined) {
-    context.events.record(createMailRecorder(options.mail))
-    jobs.register(MAIL_SEND_JOB, async (job) => { await outbound.send(Number(job.payload.mail_message_id)) }, { concurrency: 4 })
-  }
+  const sendsMail = mail.outbound !== null && options.mail !== undefined
+  if (sendsMail && options.mail !== undefined) context.events.record(createMailRecorder(options.mail))
   const signInOptions = resolveSignInOptions(options.signIn)
   const secrets = createSecretBox(signInOptions.secretKey)
   const auth = new AuthService(context, options.tokenCache, options.sessions)
@@ -154,9 +151,6 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   const twoFactor = new TwoFactorService(context, settings, secrets, signInOptions.issuer)
   const signIn = new SignInService(context, auth, settings, twoFactor, account, signInOptions)
   auth.signInGate = async (user) => { await signIn.gate(user) }
-  jobs.register(ACCOUNT_MAIL_JOB, async (job) => { await account.sendMail(job.payload as never) }, { concurrency: 2 })
-  jobs.register(ACCOUNT_TOKENS_PRUNE_JOB, async () => { await account.pruneExpired() })
-  jobs.every(ACCOUNT_TOKENS_PRUNE_JOB, 60 * 60 * 1000)
   const helpdesk: Helpdesk = {
     events: context.events,
     clock: context.clock,
@@ -187,6 +181,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
     })
   }
-  registerCoreJobs(helpdesk, context)
+  // Every job handler of core, in one place; the channels' (webhook delivery) join them where the workers start.
+  registerCoreJobs(helpdesk, context, { sendsMail })
   return helpdesk
 }

@@ -1,200 +1,59 @@
-/** Resource shapes as the public API returns them (docs/http-api.md, SERVICE-SPEC.md, CONTRACT.md). */
-import type { Article as ArticleEntity, Tag } from '@helpdesk/core'
+/**
+ * Resource shapes as the public API returns them: derived, type-only, from the
+ * schemas the API itself validates and documents with (`@helpdesk/shapes`), so
+ * the console cannot drift from the wire format and nothing of those packages
+ * reaches the browser bundle (docs/http-api.md, CONTRACT.md).
+ */
+import type { PermissionKey as CorePermissionKey } from '@helpdesk/core'
+import type * as shapes from '@helpdesk/shapes'
+import type { Static } from '@helpdesk/shapes'
 
-export type UserType = 'admin' | 'agent' | 'customer'
+export type UserType = Static<typeof shapes.Person>['type']
 
-export interface SessionUser {
-  id: number
-  type: UserType
-  first_name: string
-  last_name: string
-  email: string
-  avatar: string
-}
+/** The signed-in person (`GET /auth/session`). */
+export type SessionUser = Static<typeof shapes.Person>
 
-export interface Person {
-  id: number
-  first_name: string
-  last_name: string
-  email: string
-  avatar?: string
-  type?: UserType
-}
+/** A person embedded in another resource (the email only for staff and the person themselves). */
+export type Person = Static<typeof shapes.EmbeddedPerson>
 
-export type Permissions = Record<string, boolean>
-export const PERMISSION_KEYS = ['view_all_tickets', 'manage_customers', 'manage_articles', 'assign_tickets', 'delete_tickets'] as const
+/** What the console holds of the signed-in person's permissions: `{}` until the session is read, and for customers. */
+export type Permissions = Partial<Static<typeof shapes.Permissions>>
+/** The permission keys, in the order the console lists them; the compiler checks them against core's. */
+export const PERMISSION_KEYS = ['view_all_tickets', 'manage_customers', 'manage_articles', 'assign_tickets', 'delete_tickets'] as const satisfies readonly CorePermissionKey[]
 export type PermissionKey = typeof PERMISSION_KEYS[number]
+/** Fails to compile when core gains a permission the list above lacks. */
+export type AllPermissionKeysListed = [Exclude<CorePermissionKey, PermissionKey>] extends [never] ? true : never
+const allPermissionKeysListed: AllPermissionKeysListed = true
+void allPermissionKeysListed
 
-export interface Category {
-  id: number
-  name: string
-  order: number
-  purchase_verification: number
-  marketplace_item_id: number | null
-  thumbnail: string | null
-  fields?: CustomField[]
-}
-
-export interface CustomField {
-  id: number
-  type: 'select-box' | 'text' | 'text-area'
-  title: string
-  placeholder: string | null
-  description: string | null
-  required: boolean
-  meta: string[]
-  categories_count?: number
-}
-
-export interface Attachment {
-  id: string
-  name: string
-  mime_type: string
-  size: number
-}
-
-export interface Comment {
-  id: number
-  body: string
-  preview: string
-  type: 1 | 2
-  private: boolean
-  created_at: string
-  user?: Person | null
-  attachments?: Attachment[]
-}
-
-export interface Ticket {
-  id: number
-  user_id: number
-  title: string
-  body: string
-  status: 1 | 2 | 3
-  private: boolean
-  additional: { fields?: Record<string, string>, purchase_code?: string }
-  category_id: number
-  assigned_agent_id: number | null
-  created_at: string
-  updated_at: string
-  user?: Person | null
-  agent?: Person | null
-  category?: Category | null
-  attachments?: Attachment[]
-  last_read_by_me?: string | null
-  replies_count?: number
-  /** The latest rating (owner and staff), with `include=satisfaction`. */
-  satisfaction?: SatisfactionRating | null
-}
-
-export interface Customer extends Person {
-  company: string | null
-  status: number
-  created_at: string
-  last_login_at: string | null
-  tickets_count?: number
-}
-
-export interface CustomerNote {
-  id: number
-  text: string
-  created_at: string
-  creator?: Person | null
-}
-
-export interface Agent extends Person {
-  role: 1 | 2
-  status: number
-  timezone?: string | null
-}
-
-export interface CannedResponse {
-  id: number
-  name: string
-  body: string
-  global: boolean
-}
-
-export interface Collection {
-  id: number
-  category_id: number
-  name: string
-  order: number
-  visibility: number
-  articles_count?: number
-}
-
-/** The API answers an article as the core entity is, plus what `include` adds. */
-export interface Article extends ArticleEntity {
-  tags?: Tag[]
-}
-
-export interface Notification {
-  id: string
-  type: string
-  data: { ticket?: { id: number, title: string } }
-  author: { id: number, name: string } | null
-  read_at: string | null
-  created_at: string
-}
-
-export interface ImportJob {
-  id: number
-  status: 'queued' | 'running' | 'completed' | 'failed'
-  total: number
-  processed: number
-  created: number
-  failed: number
-  message: string | null
-}
+export type Category = Static<typeof shapes.Category>
+export type CustomField = Static<typeof shapes.CustomField>
+export type Attachment = Static<typeof shapes.Attachment>
+export type Comment = Static<typeof shapes.Comment>
+export type Ticket = Static<typeof shapes.Ticket>
+export type Customer = Static<typeof shapes.Customer>
+export type CustomerNote = Static<typeof shapes.Note>
+export type Agent = Static<typeof shapes.Agent>
+export type CannedResponse = Static<typeof shapes.CannedResponse>
+export type Collection = Static<typeof shapes.Collection>
+export type Article = Static<typeof shapes.Article>
+export type Notification = Static<typeof shapes.Notification>
+export type ImportJob = Static<typeof shapes.ImportJob>
 
 /** One of the signed-in person's sessions (`GET /auth/sessions`). */
-export interface SignInSession {
-  id: number
-  type: 'cookie' | 'bearer'
-  created_at: string
-  last_used_at: string
-  expires_at: string
-  user_agent: string | null
-  ip: string | null
-  current: boolean
-}
+export type SignInSession = Static<typeof shapes.SessionItem>
 
 /** One rating of one closing of a ticket (`GET /tickets/{id}?include=satisfaction`, `/tickets/{id}/satisfaction`). */
-export interface SatisfactionRating {
-  ticket_id: number
-  resolution: number
-  rating: 'good' | 'bad'
-  comment: string | null
-  user_id: number | null
-  agent_id: number | null
-  category_id: number | null
-  channel: string | null
-  closed_at: string
-  created_at: string
-  updated_at: string
-}
-
-export interface SatisfactionSurvey { enabled: boolean, question: string, good_label: string, bad_label: string }
+export type SatisfactionRating = Static<typeof shapes.SatisfactionRating>
 
 /** `GET /tickets/{id}/satisfaction`. */
-export interface TicketSatisfaction {
-  survey: SatisfactionSurvey
-  resolution: number | null
-  can_rate: boolean
-  reason: 'disabled' | 'not-closed' | 'superseded' | 'no-resolution' | 'not-owner' | null
-  rating: SatisfactionRating | null
-  ratings: SatisfactionRating[]
-}
+export type TicketSatisfaction = Static<typeof shapes.TicketSatisfaction>
+export type SatisfactionSurvey = TicketSatisfaction['survey']
 
 /** `POST /satisfaction/link`: what a closing mail's rating link is about. */
-export interface LinkSatisfaction {
-  ticket: { id: number, title: string, status: number }
-  survey: SatisfactionSurvey
-  resolution: number
-  can_rate: boolean
-  reason: 'disabled' | 'not-closed' | 'superseded' | 'no-resolution' | null
-  rating: SatisfactionRating | null
-  expires_at: string
+export type LinkSatisfaction = Omit<Static<typeof shapes.LinkSatisfaction>, 'reason'> & {
+  /** The schema shares its reasons with the portal's view; a link is its ticket owner's, so never `not-owner` (core's `LinkSatisfaction`). */
+  reason: Exclude<Static<typeof shapes.LinkSatisfaction>['reason'], 'not-owner'>
 }
 
 /** `GET /mail/inbound` and `/mail/outbound`: the record of a received or sent mail (administrators). */

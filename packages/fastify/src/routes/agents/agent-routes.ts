@@ -5,10 +5,8 @@ import { notificationSettingsRoutes } from '../people.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
-  Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring
-} from '../../schemas/common.js'
-import { Category, presentCategory } from '../categories/category-schemas.js'
-import { Agent, AgentCreate, AgentUpdate, CategoryIdsBody, Permissions, PermissionsPatch, presentAgent } from './agent-schemas.js'
+  Agent, AgentCreate, AgentUpdate, Category, CategoryIdsBody, Data, IdParams, listQuerystring, Paged, Permissions, PermissionsPatch, presentAgent, presentCategory, responses, Success, viewQuerystring
+} from '@helpdesk/shapes'
 
 export function agentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
   const tags = ['Agents']

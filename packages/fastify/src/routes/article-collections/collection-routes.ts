@@ -2,11 +2,9 @@ import { collectionList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
-import { OrderBody } from '../categories/category-schemas.js'
 import {
-  CategoryBody, Collection, CollectionCreate, CollectionUpdate, presentCollection, VisibilityBody
-} from './collection-schemas.js'
+  CategoryBody, Collection, CollectionCreate, CollectionUpdate, Data, IdParams, listQuerystring, OrderBody, Paged, presentCollection, responses, Success, viewQuerystring, VisibilityBody
+} from '@helpdesk/shapes'
 
 /** Article collections: read within the caller's visibility (anonymous too); edited with `manage_articles`. */
 export function collectionRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {

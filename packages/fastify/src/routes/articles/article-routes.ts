@@ -3,9 +3,9 @@ import { articleList, type Article as ArticleEntity } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
-import { OrderBody } from '../categories/category-schemas.js'
-import { Article, ArticleCreate, ArticleUpdate, presentArticle } from './article-schemas.js'
+import {
+  Article, ArticleCreate, ArticleUpdate, Data, IdParams, listQuerystring, OrderBody, Paged, presentArticle, responses, Success, viewQuerystring
+} from '@helpdesk/shapes'
 
 /** Knowledge-base articles: read within the caller's visibility (anonymous too); edited with `manage_articles`. */
 export function articleRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {

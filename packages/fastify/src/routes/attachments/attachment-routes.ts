@@ -4,8 +4,7 @@ import { ATTACHMENT_ID_PATTERN, ATTACHMENT_MAX_BYTES, DEFAULT_UPLOAD_QUOTA, Vali
 import { actorOf } from '../../http/authentication.js'
 import { attachmentDisposition } from '../../http/content-disposition.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, FileUpload, PayloadTooLargeBody, responses, Success } from '../../schemas/common.js'
-import { Attachment, presentAttachment } from '../tickets/ticket-shapes.js'
+import { Attachment, Data, FileUpload, PayloadTooLargeBody, presentAttachment, responses, Success } from '@helpdesk/shapes'
 
 const AttachmentParams = Type.Object({ id: Type.String({ pattern: ATTACHMENT_ID_PATTERN }) })
 

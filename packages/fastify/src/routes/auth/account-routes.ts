@@ -3,13 +3,10 @@ import { LOGIN_TOKEN_NAME } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { clientOf, csrfTokenFor, SESSION_TOKEN_NAME, setSessionCookie } from '../../http/session-cookie.js'
-import { Data, responses, Success } from '../../schemas/common.js'
-import { presentPerson } from '../people.js'
-import { Session } from './auth-schemas.js'
-import { CookieSession, cookieSessionOf } from './session-routes.js'
 import {
-  Accepted, ChallengeBody, ChallengeCodeBody, EmailBody, Enrolment, OptionalRecoveryCodes, ResetPasswordBody, SecondFactorChallenge, TokenOnlyBody
-} from './sign-in-schemas.js'
+  Accepted, ChallengeBody, ChallengeCodeBody, Data, EmailBody, Enrolment, OptionalRecoveryCodes, presentPerson, ResetPasswordBody, responses, SecondFactorChallenge, Session, Success, TokenOnlyBody
+} from '@helpdesk/shapes'
+import { CookieSession, cookieSessionOf } from './session-routes.js'
 
 /**
  * Getting in without (or beyond) a password: forgot password, magic sign-in links, email

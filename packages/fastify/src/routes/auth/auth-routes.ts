@@ -3,10 +3,9 @@ import { ForbiddenError, LOGIN_TOKEN_NAME } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { clientOf } from '../../http/session-cookie.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, Person, responses, Success } from '../../schemas/common.js'
-import { presentPerson } from '../people.js'
-import { ApiToken, LoginBody, NewApiToken, RegisterBody, Session, TokenBody } from './auth-schemas.js'
-import { SecondFactorChallenge } from './sign-in-schemas.js'
+import {
+  ApiToken, Data, IdParams, LoginBody, NewApiToken, Person, presentPerson, RegisterBody, responses, SecondFactorChallenge, Session, Success, TokenBody
+} from '@helpdesk/shapes'
 
 export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: RouteContext): void {
   const tags = ['Auth']

@@ -3,8 +3,7 @@ import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { clearSessionCookie } from '../../http/session-cookie.js'
-import { IdParams, listQuerystring, Paged, responses, Success } from '../../schemas/common.js'
-import { SessionItem } from './auth-schemas.js'
+import { IdParams, listQuerystring, Paged, responses, SessionItem, Success } from '@helpdesk/shapes'
 
 /** A person's own sessions: see them, end one, end all the others. */
 export function sessionListRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {

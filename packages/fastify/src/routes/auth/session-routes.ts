@@ -4,11 +4,7 @@ import { effectivePermissions, type User } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { clearSessionCookie, clientOf, csrfTokenFor, SESSION_TOKEN_NAME, setSessionCookie } from '../../http/session-cookie.js'
-import { Data, Nullable, Person, responses, Success } from '../../schemas/common.js'
-import { Permissions } from '../agents/agent-schemas.js'
-import { presentPerson } from '../people.js'
-import { LoginBody } from './auth-schemas.js'
-import { SecondFactorChallenge } from './sign-in-schemas.js'
+import { Data, LoginBody, Nullable, Permissions, Person, presentPerson, responses, SecondFactorChallenge, Success } from '@helpdesk/shapes'
 
 export const CookieSession = Type.Object({
   user: Person,

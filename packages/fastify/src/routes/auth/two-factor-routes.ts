@@ -1,7 +1,6 @@
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, responses, Success } from '../../schemas/common.js'
-import { CodeBody, Enrolment, RecoveryCodes, TwoFactorStatus, UserIdParams } from './sign-in-schemas.js'
+import { CodeBody, Data, Enrolment, RecoveryCodes, responses, Success, TwoFactorStatus, UserIdParams } from '@helpdesk/shapes'
 
 /** Your own two-factor authentication (profile -> security), and an administrator's reset of someone's. */
 export function twoFactorRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {

@@ -2,10 +2,9 @@ import { cannedResponseList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
 import {
-  BulkDeleteBody, CannedResponse, CannedResponseCreate, CannedResponseUpdate, PlaceholderParams, presentCannedResponse, RenderedResponse
-} from './canned-response-schemas.js'
+  BulkDeleteBody, CannedResponse, CannedResponseCreate, CannedResponseUpdate, Data, IdParams, listQuerystring, Paged, PlaceholderParams, presentCannedResponse, RenderedResponse, responses, Success, viewQuerystring
+} from '@helpdesk/shapes'
 
 /** Canned responses: administrators and agents. */
 export function cannedResponseRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {

@@ -2,8 +2,9 @@ import { categoryList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
-import { Category, CategoryCreate, CategoryUpdate, OrderBody, presentCategory } from './category-schemas.js'
+import {
+  Category, CategoryCreate, CategoryUpdate, Data, IdParams, listQuerystring, OrderBody, Paged, presentCategory, responses, Success, viewQuerystring
+} from '@helpdesk/shapes'
 
 export function categoryRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {
   const tags = ['Categories']

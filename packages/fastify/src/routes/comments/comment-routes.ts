@@ -3,8 +3,9 @@ import { commentList, type Comment as CommentEntity } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
-import { Comment, CommentCreate, CommentUpdate, presentComment, TicketCommentsParams } from './comment-schemas.js'
+import {
+  Comment, CommentCreate, CommentUpdate, Data, IdParams, listQuerystring, Paged, presentComment, responses, Success, TicketCommentsParams, viewQuerystring
+} from '@helpdesk/shapes'
 
 export function commentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
   const tags = ['Comments']

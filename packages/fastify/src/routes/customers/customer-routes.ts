@@ -4,11 +4,8 @@ import { notificationSettingsRoutes } from '../people.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
-  Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring
-} from '../../schemas/common.js'
-import {
-  Customer, CustomerCreate, CustomerUpdate, Note, NoteCreate, NoteParams, presentCustomer, presentNote
-} from './customer-schemas.js'
+  Customer, CustomerCreate, CustomerUpdate, Data, IdParams, listQuerystring, Note, NoteCreate, NoteParams, Paged, presentCustomer, presentNote, responses, Success, viewQuerystring
+} from '@helpdesk/shapes'
 
 export function customerRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
   const tags = ['Customers']

@@ -2,8 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { StreamMessage, User } from '@helpdesk/core'
 import { actorOf, bearerToken } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { responses } from '../../schemas/common.js'
-import { EventStreamBody, EventStreamQuery, TooManyStreams } from './event-stream-schemas.js'
+import { errorResponses, EventStreamBody, EventStreamQuery, TooManyStreams } from '@helpdesk/shapes'
 import { SSE_HEARTBEAT, sseText } from './sse-format.js'
 
 const DEFAULT_HEARTBEAT_MS = 20_000
@@ -42,7 +41,7 @@ export function eventStreamRoutes (app: HelpdeskApp, { helpdesk, avatar, options
       description: 'Send `Accept: text/event-stream`. Resume with the `Last-Event-ID` header (or `last_event_id`). See docs/event-stream.md.',
       querystring: EventStreamQuery,
       produces: ['text/event-stream'],
-      response: responses({ 200: EventStreamBody, 429: TooManyStreams })
+      response: { ...errorResponses, 200: EventStreamBody, 429: TooManyStreams }
     }
   }, async (request, reply) => {
     const actor = actorOf(request)

@@ -1,5 +1,5 @@
 import type { AvatarResolver, StreamMessage } from '@helpdesk/core'
-import { presentNotification } from '../notifications/notification-schemas.js'
+import { presentNotification } from '@helpdesk/shapes'
 
 /** Ticket messages are shared by all their receivers: serialised once each. */
 const ticketFrames = new WeakMap<StreamMessage, string>()

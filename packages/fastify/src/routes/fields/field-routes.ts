@@ -2,8 +2,9 @@ import { customFieldList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
-import { CustomField, CustomFieldCreate, CustomFieldUpdate, presentCustomField } from './field-schemas.js'
+import {
+  CustomField, CustomFieldCreate, CustomFieldUpdate, Data, IdParams, listQuerystring, Paged, presentCustomField, responses, Success, viewQuerystring
+} from '@helpdesk/shapes'
 
 /** Custom ticket-form fields: administrators only. */
 export function fieldRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { ErrorBody } from '../../schemas/common.js'
+import { ErrorBody } from '@helpdesk/shapes'
 
 const Health = Type.Object({ status: Type.Literal('ok') })
 const Ready = Type.Object({

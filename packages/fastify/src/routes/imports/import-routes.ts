@@ -3,8 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { ensureCanImport, PayloadTooLargeError, ValidationError, type ImportFormat } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, FileUpload, IdParams, PayloadTooLargeBody, responses } from '../../schemas/common.js'
-import { ImportJob, ImportQuery, presentImport } from './import-schemas.js'
+import { Data, FileUpload, IdParams, ImportJob, ImportQuery, PayloadTooLargeBody, presentImport, responses } from '@helpdesk/shapes'
 
 /** Uploaded import files, like attachments (CONTRACT §12): larger files go through `helpdesk import FILE`. */
 const MAX_IMPORT_BYTES = 30 * 2 ** 20

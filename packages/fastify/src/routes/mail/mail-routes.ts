@@ -6,8 +6,7 @@ import { parseMail, receiveRaw } from '@helpdesk/mail'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, errorBody, IdParams, responses, Success } from '../../schemas/common.js'
-import { InboundResult, MailListQuery, MailPage, ReleaseBody, UnsubscribeParams } from './mail-schemas.js'
+import { Data, errorBody, IdParams, InboundResult, MailListQuery, MailPage, ReleaseBody, responses, Success, UnsubscribeParams } from '@helpdesk/shapes'
 
 /** Raw MIME up to 40 MiB: attachments up to the 30 MiB upload limit, base64-encoded. */
 const RAW_MAIL_LIMIT = 40 * 2 ** 20

@@ -2,8 +2,7 @@ import { notificationList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, listQuerystring, Paged, responses, Success } from '../../schemas/common.js'
-import { IgnoredIdParams, Notification, NotificationParams, presentNotification } from './notification-schemas.js'
+import { Data, IgnoredIdParams, listQuerystring, Notification, NotificationParams, Paged, presentNotification, responses, Success } from '@helpdesk/shapes'
 
 /** The authenticated user's own notifications (any role; another user's id is 404). */
 export function notificationRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {

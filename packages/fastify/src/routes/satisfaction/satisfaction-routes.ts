@@ -1,9 +1,8 @@
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, responses } from '../../schemas/common.js'
 import {
-  LinkBody, LinkRatingBody, LinkSatisfaction, presentLinkSatisfaction, presentRating, presentTicketSatisfaction, RatingBody, SatisfactionRating, TicketSatisfaction
-} from './satisfaction-schemas.js'
+  Data, IdParams, LinkBody, LinkRatingBody, LinkSatisfaction, presentLinkSatisfaction, presentRating, presentTicketSatisfaction, RatingBody, responses, SatisfactionRating, TicketSatisfaction
+} from '@helpdesk/shapes'
 
 /**
  * Customer satisfaction: a ticket's survey and ratings for its owner and

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, responses } from '../../schemas/common.js'
-import { SatisfactionSettings } from '../satisfaction/satisfaction-schemas.js'
+import { Data, responses, SatisfactionSettings } from '@helpdesk/shapes'
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('agent'), Type.Literal('customer')])
 const Verification = Type.Union([Type.Literal('off'), Type.Literal('optional'), Type.Literal('required')], {

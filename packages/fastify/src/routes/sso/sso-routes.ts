@@ -4,7 +4,7 @@ import { ssoRefusal } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import { clientOf, setSessionCookie } from '../../http/session-cookie.js'
-import { Data, DateTime, IdParams, Nullable, responses, Success } from '../../schemas/common.js'
+import { Data, DateTime, IdParams, Nullable, responses, Success } from '@helpdesk/shapes'
 
 /** The cookie binding a sign-in under way to the browser that started it (its state; the rest is kept server-side). */
 export const SSO_STATE_COOKIE = 'helpdesk_sso_state'

@@ -3,8 +3,9 @@ import { ticketList, type Ticket as TicketEntity } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success, viewQuerystring } from '../../schemas/common.js'
-import { AssignBody, presentTicket, Ticket, TicketCreate, TicketUpdate } from './ticket-schemas.js'
+import {
+  AssignBody, Data, IdParams, listQuerystring, Paged, presentTicket, responses, Success, Ticket, TicketCreate, TicketUpdate, viewQuerystring
+} from '@helpdesk/shapes'
 
 export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
   const tags = ['Tickets']

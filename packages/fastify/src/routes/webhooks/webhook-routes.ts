@@ -2,12 +2,10 @@ import { ValidationError, webhookDeliveryList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, responses, Success } from '../../schemas/common.js'
-import { checkWebhookTarget, WebhookTargetError } from '../../webhooks/webhook-targets.js'
 import {
-  DeliveryParams, presentDelivery, presentWebhook, RedeliverEventBody, RotateSecretBody,
-  Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret
-} from './webhook-schemas.js'
+  Data, DeliveryParams, IdParams, listQuerystring, Paged, presentDelivery, presentWebhook, RedeliverEventBody, responses, RotateSecretBody, Success, Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret
+} from '@helpdesk/shapes'
+import { checkWebhookTarget, WebhookTargetError } from '@helpdesk/webhooks'
 import { Type } from '@sinclair/typebox'
 
 /** Administrators manage webhook endpoints and look at their deliveries (docs/webhooks.md). */

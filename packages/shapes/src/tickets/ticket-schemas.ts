@@ -1,0 +1,87 @@
+import { Type, type Static } from '@sinclair/typebox'
+import {
+  ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
+  type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
+} from '@helpdesk/core'
+import { EmbeddedPerson, Nullable, NullableDateTime } from '../common.js'
+import { Category, presentCategory } from '../categories/category-schemas.js'
+import { presentEmbeddedPerson } from '../people.js'
+import { presentRating, SatisfactionRating } from '../satisfaction/satisfaction-schemas.js'
+import {
+  Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore
+} from './ticket-shapes.js'
+
+export const Ticket = Type.Composite([TicketCore, Type.Object({
+  user: Type.Optional(Nullable(EmbeddedPerson)),
+  creator: Type.Optional(Nullable(EmbeddedPerson)),
+  agent: Type.Optional(Nullable(EmbeddedPerson)),
+  category: Type.Optional(Nullable(Category)),
+  attachments: Type.Optional(Type.Array(Attachment)),
+  attachments_count: Type.Optional(Type.Integer()),
+  replies_count: Type.Optional(Type.Integer({ description: 'Replies (type 1) the caller may see.' })),
+  last_reply: Type.Optional(Type.Union([CommentCore, Type.Null()], { description: 'The newest comment the caller may see.' })),
+  last_read_by_me: Type.Optional(NullableDateTime),
+  satisfaction: Type.Optional(Type.Union([SatisfactionRating, Type.Null()], { description: 'The latest rating, for the owner and staff (null for others).' }))
+})])
+
+export const AttachmentIds = Type.Array(Type.String({ pattern: ATTACHMENT_ID_PATTERN }), {
+  maxItems: TICKET_LIMITS.attachments, description: 'Ids of the caller\'s own, not yet linked, uploads.'
+})
+
+const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
+const Title = Type.String({ minLength: 1, maxLength: TICKET_LIMITS.title })
+const Body = Type.String({ minLength: 1, maxLength: TICKET_LIMITS.body, description: 'Plain text or HTML (sanitised).' })
+
+export const TicketCreate = Type.Object({
+  category: Id,
+  title: Title,
+  body: Body,
+  private: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+  attachments: Type.Optional(AttachmentIds),
+  customer_id: Type.Optional(Id),
+  customer: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Alias of customer_id.' })),
+  email: Type.Optional(Type.String({ format: 'email', maxLength: LIMITS.email, description: 'Staff: the owner; a new email creates an Unconfirmed customer.' })),
+  first_name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
+  last_name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
+  fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Custom-field answers, {field_id: value}.' })),
+  purchase_code: Type.Optional(Type.String({ maxLength: TICKET_LIMITS.purchaseCode }))
+}, {
+  description: 'Customers create their own tickets; staff name the customer by `customer_id` (or `customer`) or `email`.',
+  examples: [
+    { category: 1, title: 'Cannot log in', body: '<p>The login page says my password is wrong.</p>', private: true },
+    { category: 1, title: 'Invoice missing', body: 'Raised on the phone.', email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper' }
+  ]
+})
+
+export const TicketUpdate = Type.Object({
+  category: Type.Optional(Id),
+  title: Type.Optional(Title),
+  body: Type.Optional(Body),
+  status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3, description: 'Staff only.' })),
+  private: Type.Optional(Type.Boolean({ description: 'Staff only.' }))
+}, { description: 'Absent keys keep their value.', examples: [{ title: 'Cannot log in since Monday' }, { category: 2 }] })
+
+export const AssignBody = Type.Object({ agent: Id }, { examples: [{ agent: 2 }] })
+
+/**
+ * A ticket with whichever includes it carries, as `viewer` may see it. Built
+ * as one object, key by key: a list page presents dozens of tickets.
+ */
+export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, viewer: ActorInput): Static<typeof Ticket> {
+  const ticket = entity as WithIncludes<TicketEntity>
+  const presented: Static<typeof Ticket> = presentTicketCore(ticket)
+  if ('user' in ticket) presented.user = presentEmbeddedPerson(ticket.user, avatar, viewer)
+  if ('creator' in ticket) presented.creator = presentEmbeddedPerson(ticket.creator, avatar, viewer)
+  if ('agent' in ticket) presented.agent = presentEmbeddedPerson(ticket.agent, avatar, viewer)
+  const category = ticket.category as CategoryEntity | null | undefined
+  if (category !== undefined) presented.category = category === null ? null : presentCategory(category)
+  const { attachments } = includedAttachments(ticket)
+  if (attachments !== undefined) presented.attachments = attachments
+  if (ticket.attachments_count !== undefined) presented.attachments_count = ticket.attachments_count as number
+  if (ticket.replies_count !== undefined) presented.replies_count = ticket.replies_count as number
+  const lastReply = ticket.last_reply as Comment | null | undefined
+  if (lastReply !== undefined) presented.last_reply = lastReply === null ? null : presentCommentCore(lastReply)
+  if (ticket.last_read_by_me !== undefined) presented.last_read_by_me = ticket.last_read_by_me as string | null
+  if (ticket.satisfaction !== undefined) presented.satisfaction = ticket.satisfaction === null ? null : presentRating(ticket.satisfaction as TicketResolution)
+  return presented
+}
