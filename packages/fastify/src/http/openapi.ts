@@ -29,6 +29,7 @@ const tags = [
   { name: 'Articles', description: 'Knowledge-base articles; anonymous callers read published articles of public collections.' },
   { name: 'Notifications', description: 'The caller\'s own notifications.' },
   { name: 'Satisfaction', description: 'Customers rate a closed ticket good or bad: from the portal, or with the signed link of the closing mail.' },
+  { name: 'History', description: 'What happened to a ticket: every change of its fields, who made it, when and through which door.' },
   { name: 'Imports', description: 'Bulk imports of customers, agents, categories, tickets and comments (administrators).' },
   { name: 'Health', description: 'Liveness and readiness probes for load balancers.' }
 ]
