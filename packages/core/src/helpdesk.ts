@@ -42,6 +42,7 @@ import { recordBadRatingNotifications, recordResolutions } from './satisfaction/
 import { SatisfactionService } from './satisfaction/satisfaction-service.js'
 import { recordHistoryOfEvents } from './history/ticket-history-recorder.js'
 import { TicketHistoryService } from './history/ticket-history-service.js'
+import { AuditLogService } from './audit/audit-log-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -113,6 +114,8 @@ export interface Helpdesk {
   readonly satisfaction: SatisfactionService
   /** The history of each ticket: who changed which field, when, through which door. */
   readonly ticketHistory: TicketHistoryService
+  /** Changes to the help desk itself, for administrators; pruned daily past `audit.retention_days`. */
+  readonly auditLog: AuditLogService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -188,6 +191,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     mail,
     satisfaction,
     ticketHistory: new TicketHistoryService(context),
+    auditLog: new AuditLogService(context),
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier

@@ -29,6 +29,7 @@ import { createTwoFactorRepository } from './repositories/two-factor-repository.
 import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
+import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -98,7 +99,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   twoFactor: createTwoFactorRepository,
   sso: createSsoRepository,
   satisfaction: createSatisfactionRepository,
-  ticketHistory: createTicketHistoryRepository
+  ticketHistory: createTicketHistoryRepository,
+  auditLog: createAuditLogRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

@@ -171,6 +171,7 @@ export const accessTable: AccessRow[] = [
   row('DELETE /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}` })),
   // Administrator settings (database-kept: every instance reads the same).
   row('GET /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings' })),
+  row('GET /audit-log', 'category', ADMIN_ONLY, () => ({ url: '/audit-log' })),
   row('PATCH /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings', payload: { 'auth.sso_only_staff': false } })),
 
   // Customers: administrators and agents with manage_customers; the owner is the customer the row reads.
