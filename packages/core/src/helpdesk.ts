@@ -40,6 +40,9 @@ import { TwoFactorService } from './auth/two-factor.js'
 import { SsoService } from './auth/sso/sso-service.js'
 import { recordBadRatingNotifications, recordResolutions } from './satisfaction/satisfaction-recorder.js'
 import { SatisfactionService } from './satisfaction/satisfaction-service.js'
+import { recordHistoryOfEvents } from './history/ticket-history-recorder.js'
+import { TicketHistoryService } from './history/ticket-history-service.js'
+import { AuditLogService } from './audit/audit-log-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -109,6 +112,10 @@ export interface Helpdesk {
   readonly sso: SsoService
   /** Customer satisfaction: ratings of closed tickets by their owners, from the portal or a closing mail's signed link. */
   readonly satisfaction: SatisfactionService
+  /** The history of each ticket: who changed which field, when, through which door. */
+  readonly ticketHistory: TicketHistoryService
+  /** Changes to the help desk itself, for administrators; pruned daily past `audit.retention_days`. */
+  readonly auditLog: AuditLogService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -134,6 +141,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordWebhookDeliveries)
   context.events.record(recordResolutions)
   context.events.record(recordBadRatingNotifications)
+  context.events.record(recordHistoryOfEvents)
   const tickets = new TicketService(context)
   const comments = new CommentService(context)
   const attachments = new AttachmentService(context)
@@ -176,6 +184,8 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     webhooks: new WebhookService(context),
     mail,
     satisfaction,
+    ticketHistory: new TicketHistoryService(context),
+    auditLog: new AuditLogService(context),
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier

@@ -18,6 +18,8 @@ import type { AccountTokenRepository } from './auth/account-token-store.js'
 import type { TwoFactorRepository } from './auth/two-factor-store.js'
 import type { SsoRepository } from './auth/sso/sso-store.js'
 import type { SatisfactionRepository } from './satisfaction/satisfaction-store.js'
+import type { TicketHistoryRepository } from './history/ticket-history-store.js'
+import type { AuditLogRepository } from './audit/audit-log-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -84,6 +86,10 @@ export interface Repositories {
   sso: SsoRepository
   /** The closings (resolutions) of tickets and their satisfaction ratings. */
   satisfaction: SatisfactionRepository
+  /** Every change of every ticket, appended in the change's transaction. */
+  ticketHistory: TicketHistoryRepository
+  /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */
+  auditLog: AuditLogRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

@@ -17,7 +17,9 @@ export const CoreJobType = {
   /** Daily: drops webhook deliveries past their retention. */
   WebhooksPrune: 'webhooks.prune',
   /** Hourly: removes expired sessions and idle personal tokens (they are refused already). */
-  TokensPrune: 'tokens.prune'
+  TokensPrune: 'tokens.prune',
+  /** Daily: drops audit-log entries older than the `audit.retention_days` setting. */
+  AuditPrune: 'audit.prune'
 } as const
 
 const HOUR = 60 * 60 * 1000
@@ -64,4 +66,7 @@ export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext, o
 
   jobs.register(CoreJobType.TokensPrune, async () => { await helpdesk.auth.pruneExpired() })
   jobs.every(CoreJobType.TokensPrune, HOUR)
+
+  jobs.register(CoreJobType.AuditPrune, async () => { await helpdesk.auditLog.prune() })
+  jobs.every(CoreJobType.AuditPrune, DAY)
 }

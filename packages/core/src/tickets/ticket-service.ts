@@ -20,6 +20,7 @@ import {
 } from './ticket-policy.js'
 import { isTicketStatus, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
 import type { TicketPatch } from './ticket-store.js'
+import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 
 /** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
 async function collect (errors: FieldErrors, check: () => Promise<void>): Promise<void> {
@@ -142,6 +143,7 @@ export class TicketService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, patch)
       if (updated === null) throw new NotFoundError('Ticket')
+      await recordTicketChanges(tx, actor, ticket, updated)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
       const changes = changedFields(ticket, patch)
       if (changes.length > 0) await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes } satisfies TicketUpdatedEvent)
@@ -161,6 +163,7 @@ export class TicketService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { private: isPrivate })
       if (updated === null) throw new NotFoundError('Ticket')
+      await recordTicketChanges(tx, actor, ticket, updated)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
       await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['private'] } satisfies TicketUpdatedEvent)
       return updated
@@ -178,6 +181,7 @@ export class TicketService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { assigned_agent_id: agent.id, agent_assigned_at: nowString(this.ctx) })
       if (updated === null) throw new NotFoundError('Ticket')
+      await recordTicketChanges(tx, actor, ticket, updated)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
       await this.ctx.events.emit(tx, {
         type: TicketEventType.TicketAssigned,
