@@ -40,6 +40,8 @@ import { TwoFactorService } from './auth/two-factor.js'
 import { SsoService } from './auth/sso/sso-service.js'
 import { recordBadRatingNotifications, recordResolutions } from './satisfaction/satisfaction-recorder.js'
 import { SatisfactionService } from './satisfaction/satisfaction-service.js'
+import { registerSla } from './sla/sla-jobs.js'
+import type { SlaService } from './sla/sla-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -109,6 +111,8 @@ export interface Helpdesk {
   readonly sso: SsoService
   /** Customer satisfaction: ratings of closed tickets by their owners, from the portal or a closing mail's signed link. */
   readonly satisfaction: SatisfactionService
+  /** SLA calendars and policies (administrators), tickets' clocks, the escalation and recalculation jobs. */
+  readonly sla: SlaService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -135,6 +139,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordResolutions)
   context.events.record(recordBadRatingNotifications)
   const tickets = new TicketService(context)
+  const sla = registerSla(context, tickets)
   const comments = new CommentService(context)
   const attachments = new AttachmentService(context)
   const jobs = new JobRunner(context.store, context.clock)
@@ -182,11 +187,13 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     webhooks: new WebhookService(context),
     mail,
     satisfaction,
+    sla,
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
     })
   }
   registerCoreJobs(helpdesk, context)
+  sla.registerJobs(jobs)
   return helpdesk
 }

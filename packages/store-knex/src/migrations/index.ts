@@ -21,6 +21,8 @@ import * as sessions from './0020-sessions.js'
 import * as signIn from './0025-sign-in.js'
 import * as singleSignOn from './0026-single-sign-on.js'
 import * as satisfaction from './0030-satisfaction.js'
+import * as slaPolicies from './0033-sla-policies.js'
+import * as ticketSla from './0034-ticket-sla.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -50,7 +52,9 @@ export const migrations: Migration[] = [
   { name: '0020-sessions', ...sessions },
   { name: '0025-sign-in', ...signIn },
   { name: '0026-single-sign-on', ...singleSignOn },
-  { name: '0030-satisfaction', ...satisfaction }
+  { name: '0030-satisfaction', ...satisfaction },
+  { name: '0033-sla-policies', ...slaPolicies },
+  { name: '0034-ticket-sla', ...ticketSla }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
