@@ -8,13 +8,13 @@ import type { Ticket } from '../tickets/ticket.js'
 import type { Clock } from '../time.js'
 import { evaluateTicketSla, type SlaChange, type SlaConfigCache } from './sla-evaluation.js'
 import { SlaEventType, type SlaBreachedEvent, type SlaWarningEvent } from './sla-events.js'
-import type { TicketSlaState } from './sla-store.js'
+import type { TicketSlaDue, TicketSlaState } from './sla-store.js'
 
 /** Ticket changes that move an SLA clock: the fields whose change re-matches the policy or the status. */
 const RELEVANT_CHANGES = new Set(['status', 'category_id', 'user_id', 'additional'])
 
-/** The states read or written in a transaction, so the events of one change cost one read. */
-const statesOf = new WeakMap<Store, Map<number, TicketSlaState | null>>()
+/** The evaluations of a transaction, so the events of one change cost one read and one evaluation. */
+const statesOf = new WeakMap<Store, Map<number, { state: TicketSlaState | null, status: number, category: number, user: number, fields: string, due: TicketSlaDue | null }>>()
 
 /**
  * Brings a ticket's SLA state and due times up to date in the transaction of
@@ -29,12 +29,25 @@ export async function applyTicketSla (
   if (config.policies.length === 0) return null
   let seen = statesOf.get(tx)
   if (seen === undefined) { seen = new Map(); statesOf.set(tx, seen) }
-  let previous = seen.get(ticket.id)
-  if (previous === undefined) previous = (await tx.sla.ticketStates([ticket.id])).get(ticket.id) ?? null
+  const fields = JSON.stringify(ticket.additional.fields ?? {})
+  const known = seen.get(ticket.id)
+  // Another event of the same change (the status change of a reply, the closing): nothing new to add.
+  if (known !== undefined && change === null && !force && known.due !== null && known.status === ticket.status &&
+    known.category === ticket.category_id && known.user === ticket.user_id && known.fields === fields) {
+    Object.assign(ticket, known.due)
+    return known.state
+  }
+  const previous = known !== undefined ? known.state : (await tx.sla.ticketStates([ticket.id])).get(ticket.id) ?? null
   const email = config.needs_email ? (await tx.users.findById(ticket.user_id))?.email ?? null : undefined
   const result = evaluateTicketSla(config, previous, ticket, email, change, clock.now())
-  seen.set(ticket.id, result.state)
-  if (result.changed || force) await tx.sla.saveTicketState(result.state, result.due)
+  seen.set(ticket.id, { state: result.state, status: ticket.status, category: ticket.category_id, user: ticket.user_id, fields, due: result.due })
+  if (result.changed || force) {
+    // The ticket's columns only when a due time moved (its row was read with them).
+    const same = ticket.first_response_due_at !== undefined && ticket.first_response_due_at === result.due.first_response_due_at &&
+      ticket.next_response_due_at === result.due.next_response_due_at && ticket.resolution_due_at === result.due.resolution_due_at &&
+      ticket.sla_next_due_at === result.due.sla_next_due_at
+    await tx.sla.saveTicketState(result.state, same ? null : result.due)
+  }
   Object.assign(ticket, result.due)
   return result.state
 }

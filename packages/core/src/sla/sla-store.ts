@@ -78,8 +78,8 @@ export interface SlaRepository {
 
   /** The stored states of these tickets (absent ones have none yet). */
   ticketStates(ticketIds: readonly number[]): Promise<Map<number, TicketSlaState>>
-  /** Writes the state (insert or replace) and the ticket's due-time columns (not its `updated_at`). */
-  saveTicketState(state: TicketSlaState, due: TicketSlaDue): Promise<void>
+  /** Writes the state (insert or replace) and, unless null, the ticket's due-time columns (not its `updated_at`). */
+  saveTicketState(state: TicketSlaState, due: TicketSlaDue | null): Promise<void>
   /**
    * Tickets whose `sla_next_due_at` is at or before `before`, earliest first,
    * at most `limit`: read through the index on that column, so the cost

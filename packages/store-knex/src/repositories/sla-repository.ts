@@ -91,6 +91,12 @@ function stateFromRow (row: StateRow): TicketSlaState {
   }
 }
 
+const STATE_OF_TICKET = 'select "ticket_id", "policy_id", "timeline", "targets", "announced", "paused_minutes", "evaluated_at" from "ticket_sla" where "ticket_id" = ?'
+const SAVE_STATE = 'insert into "ticket_sla" ("ticket_id", "policy_id", "timeline", "targets", "announced", "paused_minutes", "evaluated_at") ' +
+  'values (?, ?, ?, ?, ?, ?, ?) on conflict ("ticket_id") do update set "policy_id" = excluded."policy_id", "timeline" = excluded."timeline", ' +
+  '"targets" = excluded."targets", "announced" = excluded."announced", "paused_minutes" = excluded."paused_minutes", "evaluated_at" = excluded."evaluated_at"'
+const SAVE_DUE = 'update "tickets" set "first_response_due_at" = ?, "next_response_due_at" = ?, "resolution_due_at" = ?, "sla_next_due_at" = ? where "id" = ?'
+
 type CalendarItem = WithIncludes<SlaCalendar>
 type PolicyItem = WithIncludes<SlaPolicy>
 
@@ -202,22 +208,22 @@ export function createSlaRepository (ctx: RepositoryContext): SlaRepository {
     async ticketStates (ticketIds) {
       const out = new Map<number, TicketSlaState>()
       if (ticketIds.length === 0) return out
-      const rows = await db('ticket_sla').whereIn('ticket_id', [...ticketIds]) as StateRow[]
+      // One ticket (every ticket change reads its own): a prepared statement.
+      const rows = ticketIds.length === 1
+        ? await dialect.run<StateRow>(db, STATE_OF_TICKET, [ticketIds[0]])
+        : await db('ticket_sla').whereIn('ticket_id', [...ticketIds]) as StateRow[]
       for (const row of rows) out.set(Number(row.ticket_id), stateFromRow(row))
       return out
     },
     async saveTicketState (state, due) {
-      const row = {
-        ticket_id: state.ticket_id,
-        policy_id: state.policy_id,
-        timeline: JSON.stringify(state.timeline),
-        targets: JSON.stringify(state.targets),
-        announced: JSON.stringify(state.announced),
-        paused_minutes: state.paused_minutes,
-        evaluated_at: state.evaluated_at
+      // Written out and prepared: it runs in the transaction of every ticket change.
+      await dialect.run(db, SAVE_STATE, [
+        state.ticket_id, state.policy_id, JSON.stringify(state.timeline), JSON.stringify(state.targets), JSON.stringify(state.announced),
+        state.paused_minutes, state.evaluated_at
+      ])
+      if (due !== null) {
+        await dialect.run(db, SAVE_DUE, [due.first_response_due_at, due.next_response_due_at, due.resolution_due_at, due.sla_next_due_at, state.ticket_id])
       }
-      await db('ticket_sla').insert(row).onConflict('ticket_id').merge(['policy_id', 'timeline', 'targets', 'announced', 'paused_minutes', 'evaluated_at'])
-      await db('tickets').where('id', state.ticket_id).update(due)
     },
     async dueBefore (before, limit) {
       const rows = await db('tickets')
