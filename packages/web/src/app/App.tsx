@@ -25,6 +25,7 @@ const Security = lazy(async () => await import('./screens/Security.js'))
 const SignInSettings = lazy(async () => await import('./screens/SignInSettings.js'))
 const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
 const SurveySettings = lazy(async () => await import('./screens/SurveySettings.js'))
+const SlaSettings = lazy(async () => await import('./screens/SlaSettings.js'))
 const ForgotPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ForgotPassword }))
 const ResetPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ResetPassword }))
 const MagicLinkRequest = lazy(async () => ({ default: (await import('./screens/Account.js')).MagicLinkRequest }))
@@ -81,6 +82,7 @@ function Routes () {
         <Route path="/sign-in/link"><Redirect key="from-link" to={home} /></Route>
         {user.type === 'admin' ? <Route path="/sign-in-settings"><SignInSettings /></Route> : null}
         {user.type === 'admin' ? <Route path="/survey-settings"><SurveySettings /></Route> : null}
+        {user.type === 'admin' ? <Route path="/sla-settings"><SlaSettings /></Route> : null}
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}

@@ -84,6 +84,11 @@ export interface Ticket {
   replies_count?: number
   /** The latest rating (owner and staff), with `include=satisfaction`. */
   satisfaction?: SatisfactionRating | null
+  /** SLA due times (staff only). */
+  first_response_due_at?: string | null
+  next_response_due_at?: string | null
+  resolution_due_at?: string | null
+  sla_next_due_at?: string | null
 }
 
 export interface Customer extends Person {
