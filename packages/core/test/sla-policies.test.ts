@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import {
-  businessCalendar, checkPolicyInput, evaluateTicketSla, matchesConditions, matchPolicy, SLA_CONDITIONS, TicketStatus, twentyFourSevenCalendar, ValidationError,
+  businessCalendar, checkPolicyInput, receivesTicketChange, evaluateTicketSla, matchesConditions, matchPolicy, SLA_CONDITIONS, TicketStatus, twentyFourSevenCalendar, ValidationError,
   type SlaConfig, type SlaPolicy, type Ticket
 } from '../src/index.js'
 
@@ -83,5 +83,15 @@ describe('SLA policies: matching and evaluation', () => {
       // A running clock's due time does not depend on when it is read.
       assert.equal(b.due.resolution_due_at, a.due.resolution_due_at)
     }), { numRuns: 60 })
+  })
+
+  it('streams warnings and breaches to staff only, never to the ticket\'s owner (even on a public ticket)', () => {
+    const t = ticket({ private: false })
+    const event = {
+      id: 1, type: 'Tickets.SlaBreached', actor_id: null, ticket_id: t.id, created_at: '2026-01-12 09:00:00',
+      payload: { ticket: t, category: { id: 7, name: 'Billing' }, sla: { target: 'first_response', due_at: '2026-01-12 09:00:00', policy_id: 4 } }
+    }
+    assert.equal(receivesTicketChange(event, { userId: t.user_id, scope: { tickets: { ownerOrPublic: t.user_id }, comments: { repliesFor: t.user_id } } }), false)
+    assert.equal(receivesTicketChange(event, { userId: 99, scope: { tickets: { all: true }, comments: { all: true } } }), true)
   })
 })
