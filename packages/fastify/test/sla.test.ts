@@ -216,11 +216,19 @@ eachDialect((dialect) => {
       const clock = settableClock('2026-01-16 15:10')
       const h = await buildApp(t, dialect, { clock })
       const d = await desk(h)
-      await policies(h, d)
+      const { urgent } = await policies(h, d)
       const id = (await postTicket(h, d.alice.token, { category: d.billing })).id as number
       assert.equal((await dueOf(h, d, id)).first, '2026-01-19 08:10:00')
+      // Other open tickets, due in a week.
+      expectStatus(await api(h, d.admin.token, 'PATCH', `/sla/policies/${urgent}`, { first_response_minutes: null, next_response_minutes: null, resolution_minutes: 10_000 }), 200)
       const other = createHelpdesk({ store: h.store, clock })
 
+      // Nothing due: the scan is one indexed read (and the configuration, when not cached), whatever the number of open tickets.
+      for (let i = 0; i < 20; i++) await postTicket(h, d.bob.token, { category: d.sales })
+      assert.equal(expectStatus(await api(h, d.admin.token, 'GET', '/tickets?filter[sla_next_due_at][gte]=2026-01-20 00:00:00&per_page=1'), 200).meta.total, 20)
+      const idle = await h.countQueries(async () => await h.helpdesk.sla.escalate())
+      assert.equal(idle.result, 0)
+      assert.ok(idle.queries <= 4, `${idle.queries} queries`)
       for (const at of ['2026-01-16 15:55', '2026-01-17 00:00', '2026-01-18 12:00', '2026-01-19 07:45']) {
         clock.set(at)
         // At 08:45 CET the naive warning (08:40) has passed, but it waits for the office to open.
