@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context.js'
 import { ensureAdmin } from '../users/user-policy.js'
 import type { ActorInput } from '../users/actor.js'
 import { checkSettingsPatch, settingsFrom, type Settings } from './settings.js'
+import { slaRecalculationJob } from '../sla/sla-recalculation.js'
 
 /**
  * Administrator settings (see `Settings`): read and changed by administrators
@@ -23,7 +24,13 @@ export class SettingsService {
   async update (actor: ActorInput, patch: Record<string, unknown>): Promise<Settings> {
     ensureAdmin(actor)
     const values = checkSettingsPatch(patch)
-    if (Object.keys(values).length > 0) await this.ctx.store.settings.put(values)
+    if (Object.keys(values).length > 0) {
+      await this.ctx.store.transaction(async (tx) => {
+        await tx.settings.put(values)
+        // Which statuses pause SLA clocks changed: open tickets are recalculated in the background.
+        if ('sla.paused_statuses' in values) await tx.jobs.enqueue([slaRecalculationJob(this.ctx.clock)])
+      })
+    }
     return await this.current()
   }
 

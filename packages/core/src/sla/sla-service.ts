@@ -15,22 +15,17 @@ import { evaluateTicketSla, nextDueOf, SlaConfigCache, type SlaConfig } from './
 import { SlaEventType, type SlaBreachedEvent, type SlaWarningEvent } from './sla-events.js'
 import { checkCalendarInput, checkPolicyInput, SLA_LIMITS, type SlaCalendar, type SlaCalendarInput, type SlaPolicy, type SlaPolicyInput } from './sla-policy.js'
 import { createSlaRecorder } from './sla-recorder.js'
+import { SLA_CONFIG_TTL_MS, slaRecalculationJob, SlaJobType } from './sla-recalculation.js'
 import { SLA_TARGETS, type SlaTargetName, type TicketSlaDue, type TicketSlaState } from './sla-store.js'
 
 /** The job types of SLAs. */
-export const SlaJobType = {
-  /** Every minute: warnings and breaches of tickets due soon. */
-  Escalate: 'sla.escalate',
-  /** After a change of a policy or calendar: every open ticket recalculated, in batches. */
-  Recalculate: 'sla.recalculate'
-} as const
+export { SlaJobType }
 
 export const SLA_ESCALATE_EVERY_MS = 60_000
 /** Tickets looked at per escalation run (the rest wait for the next run, earliest due first). */
 export const SLA_ESCALATION_BATCH = 500
 export const SLA_RECALCULATION_BATCH = 200
-/** The configuration is cached this long per process; a recalculation starts after it, so every instance reads the change. */
-export const SLA_CONFIG_TTL_MS = 5000
+export { SLA_CONFIG_TTL_MS }
 
 /** A ticket's SLA as staff read it. */
 export interface TicketSlaView extends TicketSlaDue {
@@ -285,11 +280,7 @@ export class SlaService {
     const result = await this.ctx.store.transaction(async (tx) => {
       const out = await fn(tx)
       // After the caches of every instance expired: they all read the change by then.
-      await tx.jobs.enqueue([{
-        type: SlaJobType.Recalculate,
-        payload: { after_id: 0 },
-        runAt: formatDateTime(new Date(this.ctx.clock.now().getTime() + SLA_CONFIG_TTL_MS + 1000))
-      }])
+      await tx.jobs.enqueue([slaRecalculationJob(this.ctx.clock)])
       return out
     })
     this.cache.clear()
