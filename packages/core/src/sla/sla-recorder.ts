@@ -25,6 +25,8 @@ const statesOf = new WeakMap<Store, Map<number, { state: TicketSlaState | null, 
 export async function applyTicketSla (
   tx: Store, cache: SlaConfigCache, clock: Clock, ticket: Ticket, change: SlaChange, force = false
 ): Promise<TicketSlaState | null> {
+  // Only whole tickets (events made up by hand carry a few fields) move clocks.
+  if (typeof ticket?.created_at !== 'string' || typeof ticket.additional !== 'object' || ticket.additional === null) return null
   const config = await cache.load(tx)
   if (config.policies.length === 0) return null
   let seen = statesOf.get(tx)
