@@ -46,7 +46,10 @@ export class SlaConfigCache {
   async load (store: Store): Promise<SlaConfig> {
     const now = Date.now()
     if (this.cached !== null && now - this.cached.at < this.ttlMs) return this.cached.config
-    const [policies, calendars, settings] = await Promise.all([store.sla.allPolicies(), store.sla.allCalendars(), store.settings.all()])
+    // One after the other: `store` may be a transaction, whose one connection runs a query at a time.
+    const policies = await store.sla.allPolicies()
+    const calendars = await store.sla.allCalendars()
+    const settings = await store.settings.all()
     const extra = settings.find((s) => s.key === 'sla.paused_statuses')?.value
     const paused = [TicketStatus.Pending as number, ...(Array.isArray(extra) ? extra.filter((v): v is number => Number.isSafeInteger(v)) : [])]
     const config: SlaConfig = {
