@@ -43,6 +43,8 @@ import { SatisfactionService } from './satisfaction/satisfaction-service.js'
 import { recordHistoryOfEvents } from './history/ticket-history-recorder.js'
 import { TicketHistoryService } from './history/ticket-history-service.js'
 import { AuditLogService } from './audit/audit-log-service.js'
+import { registerSla } from './sla/sla-jobs.js'
+import type { SlaService } from './sla/sla-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -116,6 +118,8 @@ export interface Helpdesk {
   readonly ticketHistory: TicketHistoryService
   /** Changes to the help desk itself, for administrators; pruned daily past `audit.retention_days`. */
   readonly auditLog: AuditLogService
+  /** SLA calendars and policies (administrators), tickets' clocks, the escalation and recalculation jobs. */
+  readonly sla: SlaService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -143,6 +147,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordBadRatingNotifications)
   context.events.record(recordHistoryOfEvents)
   const tickets = new TicketService(context)
+  const sla = registerSla(context, tickets)
   const comments = new CommentService(context)
   const attachments = new AttachmentService(context)
   const jobs = new JobRunner(context.store, context.clock)
@@ -186,6 +191,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     satisfaction,
     ticketHistory: new TicketHistoryService(context),
     auditLog: new AuditLogService(context),
+    sla,
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier

@@ -20,6 +20,7 @@ import type { SsoRepository } from './auth/sso/sso-store.js'
 import type { SatisfactionRepository } from './satisfaction/satisfaction-store.js'
 import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
+import type { SlaRepository } from './sla/sla-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -90,6 +91,8 @@ export interface Repositories {
   ticketHistory: TicketHistoryRepository
   /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */
   auditLog: AuditLogRepository
+  /** SLA calendars and policies, and each ticket's SLA state and due times. */
+  sla: SlaRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

@@ -150,6 +150,27 @@ eachDialect((dialect) => {
       assert.equal((await auditLog(h, d.admin.token)).meta.total, before)
     })
 
+    it('records SLA calendars and policies: created, changed, reordered, deleted, with before and after', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+        h.inject({ method, url: `/api/v1${url}`, token: d.admin.token, remoteAddress: IP, ...(payload !== undefined ? { payload } : {}) })
+      const calendar = expectStatus(await call('POST', '/sla/calendars', { name: 'Office', time_zone: 'Europe/Berlin', hours: { mon: [{ start: '09:00', end: '17:00' }] } }), 201).data.id as number
+      expectStatus(await call('PATCH', `/sla/calendars/${calendar}`, { name: 'Berlin office' }), 200)
+      const one = expectStatus(await call('POST', '/sla/policies', { name: 'One', first_response_minutes: 60, calendar_id: calendar }), 201).data.id as number
+      const two = expectStatus(await call('POST', '/sla/policies', { name: 'Two', first_response_minutes: 30, calendar_id: 1 }), 201).data.id as number
+      expectStatus(await call('PATCH', `/sla/policies/${one}`, { resolution_minutes: 480 }), 200)
+      expectStatus(await call('POST', '/sla/policies/order', { order: [two, one] }), 200)
+      expectStatus(await call('DELETE', `/sla/policies/${two}`), 200)
+      const entries = (await auditLog(h, d.admin.token, '?filter[action]=sla_calendar.created,sla_calendar.updated,sla_policy.created,sla_policy.updated,sla_policy.reordered,sla_policy.deleted&sort=id&per_page=50')).data
+      assert.deepEqual(entries.map((e: any) => e.action), ['sla_calendar.created', 'sla_calendar.updated', 'sla_policy.created', 'sla_policy.created', 'sla_policy.updated', 'sla_policy.reordered', 'sla_policy.deleted'])
+      assert.ok(entries.every((e: any) => e.ip === IP && e.actor.user_id === d.admin.user.id))
+      const renamed = entries[1]
+      assert.equal(renamed.before.name, 'Office')
+      assert.equal(renamed.after.name, 'Berlin office')
+      assert.deepEqual(entries[5].after, [two, one])
+    })
+
     it('prunes entries past the retention setting on the daily job', async (t) => {
       const clock = manualClock(Date.parse('2030-06-01T00:00:00Z'))
       const h = await buildApp(t, dialect, { clock })

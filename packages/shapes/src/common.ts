@@ -139,6 +139,9 @@ export function listQuerystring (spec: ListSpec) {
   for (const name of spec.sinceFilters ?? []) {
     filters[`filter[${name}]`] = Type.String({ description: 'Items at or after this UTC time: `YYYY-MM-DD HH:MM:SS`, or ISO 8601.' })
   }
+  for (const name of spec.beforeFilters ?? []) {
+    filters[`filter[${name}]`] = Type.String({ description: 'Items strictly before this UTC time: `YYYY-MM-DD HH:MM:SS`, or ISO 8601.' })
+  }
   return Type.Object({
     include: Type.Optional(Type.String({ description: spec.includes.length > 0 ? `Comma separated: ${spec.includes.join(', ')}.` : 'No includes.' })),
     sort: Type.Optional(Type.String({ description: `Comma separated, \`-\` for descending: ${spec.sorts.join(', ')}. Default \`${spec.defaultSort}\`.` })),

@@ -30,6 +30,7 @@ import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
+import { createSlaRepository } from './repositories/sla-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -100,7 +101,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   sso: createSsoRepository,
   satisfaction: createSatisfactionRepository,
   ticketHistory: createTicketHistoryRepository,
-  auditLog: createAuditLogRepository
+  auditLog: createAuditLogRepository,
+  sla: createSlaRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

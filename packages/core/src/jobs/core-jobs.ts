@@ -1,3 +1,4 @@
+import { registerSlaJobs } from '../sla/sla-jobs.js'
 import { ACCOUNT_MAIL_JOB, ACCOUNT_TOKENS_PRUNE_JOB } from '../auth/account-service.js'
 import type { ServiceContext } from '../context.js'
 import type { Helpdesk } from '../helpdesk.js'
@@ -66,6 +67,8 @@ export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext, o
 
   jobs.register(CoreJobType.TokensPrune, async () => { await helpdesk.auth.pruneExpired() })
   jobs.every(CoreJobType.TokensPrune, HOUR)
+
+  registerSlaJobs(jobs, helpdesk.sla, context)
 
   jobs.register(CoreJobType.AuditPrune, async () => { await helpdesk.auditLog.prune() })
   jobs.every(CoreJobType.AuditPrune, DAY)

@@ -15,6 +15,8 @@ export interface ListQuery {
   perPage: number
   /** Time filters (the spec's `sinceFilters`) by name: items at or after each UTC time. */
   since?: Record<string, DateTimeString> | undefined
+  /** Time filters (the spec's `beforeFilters`) by name: items strictly before each UTC time. */
+  before?: Record<string, DateTimeString> | undefined
   /** Cursor paging instead of `page`: nothing is counted, and the page continues from a position. */
   cursor?: ListCursor | undefined
 }
@@ -94,6 +96,7 @@ export function parseListQuery (spec: ListSpec, raw: RawListQuery): ListQuery {
   const partial: Record<string, string> = {}
   const exact: Record<string, string[]> = {}
   const since: Record<string, DateTimeString> = {}
+  const before: Record<string, DateTimeString> = {}
   for (const [name, value] of Object.entries(raw.filters ?? {})) {
     if (spec.partialFilters.includes(name)) {
       if (value.trim() !== '') partial[name] = value.trim()
@@ -102,8 +105,10 @@ export function parseListQuery (spec: ListSpec, raw: RawListQuery): ListQuery {
       if (values.length > 0) exact[name] = values
     } else if (spec.sinceFilters?.includes(name) === true) {
       if (value.trim() !== '') since[name] = parseSince(name, value)
+    } else if (spec.beforeFilters?.includes(name) === true) {
+      if (value.trim() !== '') before[name] = parseSince(name, value)
     } else {
-      throw unknown('filter', name, [...spec.partialFilters, ...spec.exactFilters, ...(spec.sinceFilters ?? [])])
+      throw unknown('filter', name, [...spec.partialFilters, ...spec.exactFilters, ...(spec.sinceFilters ?? []), ...(spec.beforeFilters ?? [])])
     }
   }
   const sort = parseSort(spec, raw.sort)
@@ -113,6 +118,7 @@ export function parseListQuery (spec: ListSpec, raw: RawListQuery): ListQuery {
     partial,
     exact,
     ...(Object.keys(since).length > 0 ? { since } : {}),
+    ...(Object.keys(before).length > 0 ? { before } : {}),
     ...(raw.cursor !== undefined ? { cursor: decodeCursor(spec, sort, raw.cursor) } : {}),
     page: pageNumber('page', raw.cursor !== undefined ? undefined : raw.page, 1),
     perPage: pageNumber('per_page', raw.per_page, PAGE_DEFAULT_SIZE, PAGE_MAX_SIZE)

@@ -24,6 +24,8 @@ export interface ListSpec<
    * or after that UTC time (e.g. `updated_since` for incremental export).
    */
   sinceFilters?: readonly string[]
+  /** Time filters, `filter[name]=YYYY-MM-DD HH:MM:SS` (or ISO 8601): items strictly before that UTC time. */
+  beforeFilters?: readonly string[]
   /**
    * The value type of each sort field and of `id`, as a cursor carries them:
    * a cursor whose values have other types was not issued for this list (400).

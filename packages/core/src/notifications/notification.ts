@@ -35,6 +35,8 @@ export interface NotificationData {
   webhook?: { id: number, url: string }
   /** `Tickets.SatisfactionRated` (a bad rating): the resolution rated, the rating, the comment's first 200 characters. */
   satisfaction?: { resolution: number, rating: 'good' | 'bad', comment: string | null }
+  /** `Tickets.SlaWarning` / `Tickets.SlaBreached`: the target and its due time. */
+  sla?: { target: string, due_at: string }
 }
 
 /** The user who caused a notification, as far as a notification shows them. */

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.js'
 import { ensureAdmin } from '../users/user-policy.js'
 import type { ActorInput } from '../users/actor.js'
 import { checkSettingsPatch, settingsFrom, type Settings } from './settings.js'
+import { slaRecalculationJob } from '../sla/sla-recalculation.js'
 
 /**
  * Administrator settings (see `Settings`): read and changed by administrators
@@ -30,6 +31,8 @@ export class SettingsService {
         const before = Object.fromEntries(Object.keys(values).map((key) => [key, stored[key as keyof Settings]]))
         await tx.settings.put(values)
         await audit(tx, actor, { action: 'settings.updated', subject_type: 'settings', before, after: values })
+        // Which statuses pause SLA clocks changed: open tickets are recalculated in the background.
+        if ('sla.paused_statuses' in values) await tx.jobs.enqueue([slaRecalculationJob(this.ctx.clock)])
       })
     }
     return await this.current()

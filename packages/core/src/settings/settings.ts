@@ -36,6 +36,8 @@ export interface Settings {
   'satisfaction.link_days': number
   /** Days the audit log keeps its entries (1-3650); a daily job removes older ones. */
   'audit.retention_days': number
+  /** Statuses besides Pending (which always pauses) in which SLA clocks stand still (docs/sla.md). */
+  'sla.paused_statuses': number[]
 }
 
 export type SettingKey = keyof Settings
@@ -90,6 +92,13 @@ const specs: { [K in SettingKey]: SettingSpec<K> } = {
       const { min, max } = SATISFACTION_LIMITS.linkDays
       return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? { value: value as number } : { error: `Must be a whole number of days from ${min} to ${max}.` }
     }
+  },
+  'sla.paused_statuses': {
+    default: [],
+    // Closed stops the clocks anyway (it meets resolution); Pending always pauses.
+    check: (value) => Array.isArray(value) && value.length <= 50 && value.every((v) => Number.isInteger(v) && v >= 1 && v <= 1000 && v !== 3)
+      ? { value: [...new Set(value as number[])].filter((v) => v !== 2).sort((a, b) => a - b) }
+      : { error: 'Must be a list of status numbers (not 3, Closed); Pending (2) always pauses.' }
   }
 }
 

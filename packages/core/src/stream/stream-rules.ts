@@ -5,6 +5,7 @@ import type { Comment } from '../tickets/comment.js'
 import type { Ticket } from '../tickets/ticket.js'
 import { canSeeSatisfaction } from '../satisfaction/satisfaction-policy.js'
 import { isSatisfactionValue, SatisfactionEventType, type SatisfactionValue } from '../satisfaction/satisfaction.js'
+import { isSlaEvent } from '../sla/sla-events.js'
 
 /** One committed event as the stream reads it from the event log. */
 export type StreamSourceEvent = LoggedEvent
@@ -72,6 +73,8 @@ export function receivesTicketChange (event: StreamSourceEvent, viewer: StreamVi
   if (ticket === null || !canSeeTicket(viewer.scope.tickets, ticket)) return false
   // A rating is between the ticket's owner and staff, even on a public ticket.
   if (event.type === SatisfactionEventType.SatisfactionRated) return canSeeSatisfaction(viewer.scope.comments, ticket)
+  // SLA warnings and breaches are staff business (those who see notes).
+  if (isSlaEvent(event.type)) return 'all' in viewer.scope.comments
   if (event.payload.comment === undefined) return true
   // A comment event whose comment cannot be judged is withheld, never shown by default.
   const comment = commentOf(event)

@@ -1,6 +1,9 @@
 import { defineList } from '../list/list-spec.js'
 import type { DateTimeString } from '../time.js'
 
+/** The due-time columns of a ticket, sortable and filterable (`[lt]`, `[gte]`). */
+export const SLA_DUE_FIELDS = ['first_response_due_at', 'next_response_due_at', 'resolution_due_at', 'sla_next_due_at'] as const
+
 export const TicketStatus = { Open: 1, Pending: 2, Closed: 3 } as const
 export type TicketStatusNumber = typeof TicketStatus[keyof typeof TicketStatus]
 
@@ -44,6 +47,12 @@ export interface Ticket {
   agent_assigned_at: DateTimeString | null
   created_at: DateTimeString
   updated_at: DateTimeString
+  /** SLA due times (docs/sla.md), kept in the transaction of each change; null when that target does not run. */
+  first_response_due_at?: DateTimeString | null
+  next_response_due_at?: DateTimeString | null
+  resolution_due_at?: DateTimeString | null
+  /** The earliest due time whose breach is still to be announced (the escalation job's index). */
+  sla_next_due_at?: DateTimeString | null
 }
 
 export const ticketList = defineList({
@@ -53,14 +62,19 @@ export const ticketList = defineList({
     /** The ticket's latest satisfaction rating, for its owner and staff (null for others, and when never rated). */
     'satisfaction'
   ],
-  sorts: ['id', 'title', 'status', 'private', 'updated_at', 'created_at'],
+  sorts: ['id', 'title', 'status', 'private', 'updated_at', 'created_at', ...SLA_DUE_FIELDS],
   defaultSort: 'id',
-  keyTypes: { id: 'int', title: 'string', status: 'int', private: 'bool', updated_at: 'datetime', created_at: 'datetime' },
+  keyTypes: {
+    id: 'int', title: 'string', status: 'int', private: 'bool', updated_at: 'datetime', created_at: 'datetime',
+    ...Object.fromEntries(SLA_DUE_FIELDS.map((f) => [f, 'datetime' as const]))
+  },
   /** `first_name`, `last_name`, `email` match the owner; `search` is the full-text search (CONTRACT §4). */
   partialFilters: ['first_name', 'last_name', 'email', 'search'],
   exactFilters: ['status', 'categories', 'agents'],
   /** `updated_since`: tickets changed (a comment counts) at or after a time, for incremental export. */
-  sinceFilters: ['updated_since']
+  sinceFilters: ['updated_since', ...SLA_DUE_FIELDS.map((f) => `${f}[gte]` as const)],
+  /** `filter[first_response_due_at][lt]=...`: tickets due before a time (docs/sla.md). */
+  beforeFilters: SLA_DUE_FIELDS.map((f) => `${f}[lt]` as const)
 })
 
 /**

@@ -2,6 +2,7 @@ import { defineList } from '../list/list-spec.js'
 import { ArticleEventType } from '../knowledge-base/article-events.js'
 import { NotificationType } from '../notifications/notification.js'
 import { SatisfactionEventType } from '../satisfaction/satisfaction.js'
+import { SlaEventType } from '../sla/sla-events.js'
 import { TicketEventType } from '../tickets/ticket-events.js'
 import type { DateTimeString } from '../time.js'
 import { CustomerEventType } from '../users/customer-events.js'
@@ -12,7 +13,8 @@ export const WEBHOOK_EVENT_TYPES: readonly string[] = [...new Set([
   TicketEventType.TicketUpdated, TicketEventType.TicketDeleted, TicketEventType.CommentUpdated, TicketEventType.CommentDeleted,
   ...Object.values(CustomerEventType),
   ...Object.values(ArticleEventType),
-  ...Object.values(SatisfactionEventType)
+  ...Object.values(SatisfactionEventType),
+  ...Object.values(SlaEventType)
 ])]
 
 export const WebhookEventType = {

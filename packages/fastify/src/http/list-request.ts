@@ -15,7 +15,8 @@ export function listQueryFrom (request: FastifyRequest, spec: ListSpec): ListQue
   const filters: Record<string, string> = {}
   for (const [key, value] of Object.entries(query)) {
     const match = /^filter\[(.+)\]$/.exec(key)
-    if (match?.[1] !== undefined) filters[match[1]] = last(value) ?? ''
+    // `filter[due_at][lt]` names the filter `due_at[lt]`.
+    if (match?.[1] !== undefined) filters[match[1].includes('][') ? `${match[1].replace('][', '[')}]` : match[1]] = last(value) ?? ''
   }
   const cursor = last(query.cursor) ?? last(query['page[cursor]'])
   return parseListQuery(spec, {

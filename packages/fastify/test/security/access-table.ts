@@ -19,6 +19,11 @@ export interface CellRequest {
   token?: string
 }
 
+/** A calendar of its own for a request that changes or deletes it. */
+async function freshCalendar (w: AccessWorld): Promise<number> {
+  return (await w.h.store.sla.createCalendar({ name: 'Matrix', time_zone: 'UTC', hours: { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] }, holidays: [], twenty_four_seven: true })).id
+}
+
 /** Expected status per actor: anonymous, owner, other customer, agent, privileged agent, administrator. */
 export type Expectation = readonly [number, number, number, number, number, number]
 
@@ -358,6 +363,28 @@ export const accessTable: AccessRow[] = [
   row('GET /attachments/:id', 'category', [401, 200, 404, 200, 200, 200], ({ w }) => ({ url: `/attachments/${w.attachment}` })),
   row('GET /attachments/:id/download', 'category', [401, 200, 404, 200, 200, 200], ({ w }) => ({ url: `/attachments/${w.attachment}/download` })),
   row('DELETE /attachments/:id', 'category', [401, 200, 404, 403, 403, 200], async ({ w }) => ({ url: `/attachments/${await w.fresh.attachment()}` })),
+
+  // SLA calendars and policies: administrators only; a ticket's clocks: staff who see the ticket.
+  row('GET /sla/calendars', 'all', ADMIN_ONLY, () => ({ url: '/sla/calendars' })),
+  row('GET /sla/calendars/:id', 'all', ADMIN_ONLY, () => ({ url: '/sla/calendars/1' })),
+  row('POST /sla/calendars', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/sla/calendars', payload: { name: 'Matrix', time_zone: 'UTC', twenty_four_seven: true } })),
+  row('PATCH /sla/calendars/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/sla/calendars/${await freshCalendar(w)}`, payload: { name: 'Edited' } })),
+  row('DELETE /sla/calendars/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/sla/calendars/${await freshCalendar(w)}` })),
+  row('POST /sla/calendars/:id/holidays/ical', 'all', ADMIN_ONLY, async ({ w }) => ({
+    url: `/sla/calendars/${await freshCalendar(w)}/holidays/ical`,
+    payload: { ical: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20261225\r\nSUMMARY:X\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n', from_year: 2026, to_year: 2026 }
+  })),
+  row('GET /sla/policies', 'all', ADMIN_ONLY, () => ({ url: '/sla/policies' })),
+  row('GET /sla/policies/:id', 'all', ADMIN_ONLY, () => ({ url: '/sla/policies/1' })),
+  row('POST /sla/policies', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/sla/policies', payload: { name: 'Matrix', calendar_id: 1 } })),
+  row('PATCH /sla/policies/:id', 'all', ADMIN_ONLY, () => ({ url: '/sla/policies/1', payload: { warning_minutes: 30 } })),
+  row('DELETE /sla/policies/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/sla/policies/${(await w.h.store.sla.createPolicy({
+    name: 'Doomed', conditions: {}, first_response_minutes: null, next_response_minutes: null, resolution_minutes: null, calendar_id: 1, warning_minutes: null, warnings_follow_calendar: true
+  })).id}` })),
+  row('POST /sla/policies/order', 'all', ADMIN_ONLY, async ({ w }) => ({
+    url: '/sla/policies/order', payload: { order: (await w.h.store.sla.allPolicies()).filter((p) => !p.is_default).map((p) => p.id) }
+  })),
+  row('GET /tickets/:id/sla', 'category', [401, 403, 403, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/sla` })),
 
   // Webhooks: administrators only. Endpoints are made switched off (nothing is sent) at a public literal address.
   row('GET /webhooks', 'all', ADMIN_ONLY, () => ({ url: '/webhooks' })),

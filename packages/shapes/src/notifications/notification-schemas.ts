@@ -19,7 +19,8 @@ export const NotificationData = Type.Object({
   webhook: Type.Optional(Type.Object({ id: Type.Integer(), url: Type.String() }, { description: 'Webhooks.EndpointDisabled.' })),
   satisfaction: Type.Optional(Type.Object({
     resolution: Type.Integer(), rating: Type.Union([Type.Literal('good'), Type.Literal('bad')]), comment: Nullable(Type.String())
-  }, { description: 'Tickets.SatisfactionRated (a bad rating): the closing rated, the rating, the comment\'s first 200 characters.' }))
+  }, { description: 'Tickets.SatisfactionRated (a bad rating): the closing rated, the rating, the comment\'s first 200 characters.' })),
+  sla: Type.Optional(Type.Object({ target: Type.String(), due_at: Type.String() }, { description: 'Tickets.SlaWarning / Tickets.SlaBreached: the target and its due time.' }))
 })
 
 export const Notification = Type.Object({

@@ -7,11 +7,12 @@ import { EmbeddedPerson, Nullable, NullableDateTime } from '../common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
 import { presentEmbeddedPerson } from '../people.js'
 import { presentRating, SatisfactionRating } from '../satisfaction/satisfaction-schemas.js'
+import { presentTicketDue, TicketDue } from '../sla/sla-ticket-fields.js'
 import {
   Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore
 } from './ticket-shapes.js'
 
-export const Ticket = Type.Composite([TicketCore, Type.Object({
+export const Ticket = Type.Composite([TicketCore, TicketDue, Type.Object({
   user: Type.Optional(Nullable(EmbeddedPerson)),
   creator: Type.Optional(Nullable(EmbeddedPerson)),
   agent: Type.Optional(Nullable(EmbeddedPerson)),
@@ -82,6 +83,7 @@ export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, vie
   const lastReply = ticket.last_reply as Comment | null | undefined
   if (lastReply !== undefined) presented.last_reply = lastReply === null ? null : presentCommentCore(lastReply)
   if (ticket.last_read_by_me !== undefined) presented.last_read_by_me = ticket.last_read_by_me as string | null
+  presentTicketDue(presented, ticket, viewer)
   if (ticket.satisfaction !== undefined) presented.satisfaction = ticket.satisfaction === null ? null : presentRating(ticket.satisfaction as TicketResolution)
   return presented
 }

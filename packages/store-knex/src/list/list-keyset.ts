@@ -6,7 +6,9 @@ import { limitTo, type ListMapping, type SortColumn } from './list-mapping.js'
 interface OrderKey { sql: string, bindings: string[], desc: boolean }
 
 function keyOf (sort: SortColumn, desc: boolean): OrderKey {
-  return typeof sort === 'string' ? { sql: '??', bindings: [sort], desc } : { sql: 'lower(??)', bindings: [sort.column], desc }
+  if (typeof sort === 'string') return { sql: '??', bindings: [sort], desc }
+  if ('nullsAs' in sort) return { sql: 'coalesce(??, ?)', bindings: [sort.column, sort.nullsAs], desc }
+  return { sql: 'lower(??)', bindings: [sort.column], desc }
 }
 
 /** The query's order as keys: each sort, then the id with the last sort's direction (as `applySort` orders). */

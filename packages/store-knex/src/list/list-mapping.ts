@@ -17,8 +17,18 @@ export type ExactFilter =
 /** A partial filter: a column, several columns (any matches), or a custom predicate. */
 export type PartialFilter = string | string[] | ((qb: Knex.QueryBuilder, value: string, dialect: Dialect) => void)
 
-/** A sort: a column, or a text column compared case-insensitively (`caseInsensitive(column)`). */
-export type SortColumn = string | { column: string, caseInsensitive: true }
+/**
+ * A sort: a column, a text column compared case-insensitively
+ * (`caseInsensitive(column)`), or a nullable column whose nulls sort as
+ * `nullsAs` (`nullsLast(column)`: the same order on both databases, and
+ * cursors never carry a null).
+ */
+export type SortColumn = string | { column: string, caseInsensitive: true } | { column: string, nullsAs: string }
+
+/** A nullable time column sorted with its nulls after every time (ascending). */
+export function nullsLast (column: string): SortColumn {
+  return { column, nullsAs: '9999-12-31 23:59:59' }
+}
 
 /** Sorts text the way people read it: `billing` between `Account` and `Sales`. */
 export function caseInsensitive (column: string): SortColumn {
@@ -37,6 +47,8 @@ export interface ListMapping<S extends ListSpec, Row, Item> {
   includes: Record<IncludeOf<S>, IncludeLoader<Item>>
   /** The column of each time filter the spec declares (`sinceFilters`): rows at or after the time. */
   since?: Record<string, string>
+  /** The column of each time filter the spec declares (`beforeFilters`): rows strictly before the time. */
+  before?: Record<string, string>
   /** Tie-breaker appended to every sort so pages are stable. */
   idColumn: string
   map: (row: Row) => Item
@@ -86,6 +98,10 @@ export function applyFilters<S extends ListSpec> (
     const column = mapping.since?.[name]
     if (column !== undefined) void qb.where(column, '>=', at)
   }
+  for (const [name, at] of Object.entries(query.before ?? {})) {
+    const column = mapping.before?.[name]
+    if (column !== undefined) void qb.where(column, '<', at)
+  }
 }
 
 /** `COUNT(*)` of the filtered query: the default total. */
@@ -99,6 +115,7 @@ export function applySort<S extends ListSpec> (qb: Knex.QueryBuilder, mapping: L
     const sort = (mapping.sorts as Record<string, SortColumn>)[key.field] ?? mapping.idColumn
     const direction = key.desc ? 'desc' : 'asc'
     if (typeof sort === 'string') void qb.orderBy(sort, direction)
+    else if ('nullsAs' in sort) void qb.orderByRaw(`coalesce(??, ?) ${direction}`, [sort.column, sort.nullsAs])
     else void qb.orderByRaw(`lower(??) ${direction}`, [sort.column])
   }
   void qb.orderBy(mapping.idColumn, query.sort.at(-1)?.desc === true ? 'desc' : 'asc')

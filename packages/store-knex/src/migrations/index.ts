@@ -23,6 +23,8 @@ import * as singleSignOn from './0026-single-sign-on.js'
 import * as ticketHistory from './0028-ticket-history.js'
 import * as auditLog from './0029-audit-log.js'
 import * as satisfaction from './0030-satisfaction.js'
+import * as slaPolicies from './0033-sla-policies.js'
+import * as ticketSla from './0034-ticket-sla.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -54,7 +56,9 @@ export const migrations: Migration[] = [
   { name: '0026-single-sign-on', ...singleSignOn },
   { name: '0028-ticket-history', ...ticketHistory },
   { name: '0029-audit-log', ...auditLog },
-  { name: '0030-satisfaction', ...satisfaction }
+  { name: '0030-satisfaction', ...satisfaction },
+  { name: '0033-sla-policies', ...slaPolicies },
+  { name: '0034-ticket-sla', ...ticketSla }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

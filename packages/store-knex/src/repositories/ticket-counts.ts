@@ -39,7 +39,8 @@ export interface CountedTickets {
  * it, and building it with knex cost more than running it.
  */
 export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility: TicketVisibility, query: ListQuery): Promise<CountedTickets | null> {
-  if (Object.keys(query.partial).length > 0 || (query.since !== undefined && Object.keys(query.since).length > 0)) return null
+  if (Object.keys(query.partial).length > 0 || (query.since !== undefined && Object.keys(query.since).length > 0) ||
+    (query.before !== undefined && Object.keys(query.before).length > 0)) return null
   const filters: Array<[string, number[]]> = []
   for (const [name, values] of Object.entries(query.exact)) {
     const column = countedFilters[name]

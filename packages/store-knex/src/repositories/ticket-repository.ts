@@ -1,11 +1,11 @@
 import type { Knex } from 'knex'
 import {
-  CommentType, ticketList,
+  CommentType, SLA_DUE_FIELDS, ticketList,
   type Category, type Comment, type CommentVisibility, type ListQuery, type Page, type Ticket, type TicketRepository, type TicketScope,
   type PersonSummary, type WithIncludes
 } from '@helpdesk/core'
 import type { Dialect } from '../dialects/dialect.js'
-import { countInclude, loadIncludes, parseExact, relationInclude, type IncludeLoader, type ListMapping } from '../list/list-mapping.js'
+import { countInclude, loadIncludes, nullsLast, parseExact, relationInclude, type IncludeLoader, type ListMapping, type SortColumn } from '../list/list-mapping.js'
 import {
   commentColumns, commentFromRow, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
   type CommentRow, type TicketRow
@@ -79,6 +79,11 @@ function lastReadInclude (ctx: RepositoryContext, scope: TicketScope): IncludeLo
   }
 }
 
+// Nulls (no due time) after every time, on both databases.
+const slaDueSorts = Object.fromEntries(SLA_DUE_FIELDS.map((f) => [f, nullsLast(`tickets.${f}`)])) as Record<typeof SLA_DUE_FIELDS[number], SortColumn>
+const slaDueSince = Object.fromEntries(SLA_DUE_FIELDS.map((f) => [`${f}[gte]`, `tickets.${f}`]))
+const slaDueBefore = Object.fromEntries(SLA_DUE_FIELDS.map((f) => [`${f}[lt]`, `tickets.${f}`]))
+
 /** The list mapping for one caller: some includes and the search depend on who asks. */
 function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping<typeof ticketList, TicketRow, Item> {
   const { db } = ctx
@@ -90,7 +95,8 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
       status: 'tickets.status',
       private: 'tickets.private',
       updated_at: 'tickets.updated_at',
-      created_at: 'tickets.created_at'
+      created_at: 'tickets.created_at',
+      ...slaDueSorts
     },
     partial: {
       first_name: ownerContains(db, 'first_name'),
@@ -124,7 +130,8 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
       last_read_by_me: lastReadInclude(ctx, scope),
       satisfaction: satisfactionInclude(ctx, scope)
     },
-    since: { updated_since: 'tickets.updated_at' },
+    since: { updated_since: 'tickets.updated_at', ...slaDueSince },
+    before: slaDueBefore,
     idColumn: 'tickets.id',
     map: (row) => ticketFromRow(row) as Item
   }

@@ -17,12 +17,17 @@ export interface TicketRow {
   agent_assigned_at: string | null
   created_at: string
   updated_at: string
+  first_response_due_at?: string | null
+  next_response_due_at?: string | null
+  resolution_due_at?: string | null
+  sla_next_due_at?: string | null
 }
 
 /** The columns a Ticket is built from (never the search document). */
 export const ticketColumns = [
   'id', 'user_id', 'creator_id', 'category_id', 'assigned_agent_id', 'status', 'private', 'title', 'body', 'additional',
-  'agent_assigned_at', 'created_at', 'updated_at'
+  'agent_assigned_at', 'created_at', 'updated_at',
+  'first_response_due_at', 'next_response_due_at', 'resolution_due_at', 'sla_next_due_at'
 ].map((c) => `tickets.${c}`)
 
 export function ticketFromRow (row: TicketRow): Ticket {
@@ -40,7 +45,11 @@ export function ticketFromRow (row: TicketRow): Ticket {
     additional: { ...additional, fields: additional.fields ?? {} },
     agent_assigned_at: row.agent_assigned_at,
     created_at: row.created_at,
-    updated_at: row.updated_at
+    updated_at: row.updated_at,
+    first_response_due_at: row.first_response_due_at ?? null,
+    next_response_due_at: row.next_response_due_at ?? null,
+    resolution_due_at: row.resolution_due_at ?? null,
+    sla_next_due_at: row.sla_next_due_at ?? null
   }
 }
 

@@ -96,6 +96,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
                   {user.type === 'admin' ? <li><NavLink href="/survey-settings">{t('nav.surveys')}</NavLink></li> : null}
                   {user.type === 'admin' ? <li><NavLink href="/held-mail">{t('nav.heldMail')}</NavLink></li> : null}
                   {user.type === 'admin' ? <li><NavLink href="/audit-log">{t('nav.auditLog')}</NavLink></li> : null}
+                  {user.type === 'admin' ? <li><NavLink href="/sla-settings">{t('nav.sla')}</NavLink></li> : null}
                   <li><a href={kbHref()}>{t('nav.publicKb')}</a></li>
                   <li>
                     <NavLink href="/notifications">

@@ -9,6 +9,8 @@ import { requestComposerFocus } from '../intents.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName, Pager } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
+import { SlaBadge } from '../components/SlaBadge.js'
+import { breachingSoonFilter, SLA_VIEWS } from './inbox-sla-view.js'
 
 const PER_PAGE = 25
 
@@ -21,6 +23,7 @@ export default function Inbox () {
   const [category, setCategory] = useState('')
   const [assigned, setAssigned] = useState('')
   const [sort, setSort] = useState('-updated_at')
+  const [view, setView] = useState('')
   // Cursor paging: the cursors of the pages before this one, so "Previous" needs no prev_cursor arithmetic.
   const [cursors, setCursors] = useState<string[]>([''])
   const cursor = cursors[cursors.length - 1] ?? ''
@@ -30,8 +33,9 @@ export default function Inbox () {
   const categories = useAsync(async () => await loadCategories(), [])
   const tickets = useAsync(async () => await api.get<Page<Ticket>>('/tickets', {
     include: ['user', 'category', 'agent', 'last_read_by_me', 'replies-count'],
-    sort,
+    sort: view === 'breaching' ? 'sla_next_due_at' : sort,
     filter: {
+      ...(view === 'breaching' ? breachingSoonFilter() : {}),
       status,
       categories: category,
       agents: assigned === 'me' ? user?.id : assigned === 'none' ? 0 : undefined,
@@ -39,9 +43,9 @@ export default function Inbox () {
     },
     per_page: PER_PAGE,
     cursor
-  }), [status, category, assigned, sort, appliedSearch, cursor])
+  }), [status, category, assigned, sort, appliedSearch, cursor, view])
 
-  useEffect(() => { setCursors(['']) }, [status, category, assigned, sort, appliedSearch])
+  useEffect(() => { setCursors(['']) }, [status, category, assigned, sort, appliedSearch, view])
   useEffect(() => { setSelected(0) }, [tickets.data])
 
   const rows = tickets.data?.data ?? []
@@ -75,6 +79,7 @@ export default function Inbox () {
       {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the landmark every screen reader knows; a <search> wrapper would change the page's markup */}
       <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()) }}>
         <Field label={t('inbox.search')} name="search" type="search" value={search} onValue={setSearch} />
+        <Field label={t('inbox.view')} name="view" value={view} onValue={setView} options={SLA_VIEWS()} />
         <Field label={t('inbox.status')} name="status" value={status} onValue={setStatus} options={[
           { value: '1,2', label: t('inbox.status.active') },
           { value: '1', label: t('ticket.status.open') },
@@ -92,7 +97,8 @@ export default function Inbox () {
           { value: '-updated_at', label: t('inbox.sort.updated') },
           { value: '-created_at', label: t('inbox.sort.newest') },
           { value: 'created_at', label: t('inbox.sort.oldest') },
-          { value: 'title', label: t('inbox.sort.title') }
+          { value: 'title', label: t('inbox.sort.title') },
+          { value: 'sla_next_due_at', label: t('inbox.sort.due') }
         ]} />
         <button type="submit">{t('inbox.searchButton')}</button>
       </form>
@@ -110,6 +116,7 @@ export default function Inbox () {
                 <th scope="col">{t('inbox.col.category')}</th>
                 <th scope="col">{t('inbox.col.agent')}</th>
                 <th scope="col">{t('inbox.col.updated')}</th>
+                <th scope="col">{t('inbox.col.sla')}</th>
               </tr>
             </thead>
             <tbody ref={list}>
@@ -129,6 +136,7 @@ export default function Inbox () {
                     <td data-label={t('inbox.col.category')}>{ticket.category?.name ?? ''}</td>
                     <td data-label={t('inbox.col.agent')}>{ticket.agent !== null && ticket.agent !== undefined ? personName(ticket.agent) : <span class="muted">{t('inbox.unassigned')}</span>}</td>
                     <td data-label={t('inbox.col.updated')}><DateTime value={ticket.updated_at} /></td>
+                    <td data-label={t('inbox.col.sla')}><SlaBadge ticket={ticket} /></td>
                   </tr>
                 )
               })}

@@ -7,7 +7,7 @@ import { PageHeader, DateTime, ListStatus, Pager } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Notification } from '../types.js'
 
-const knownTypes = new Set(['Tickets.CommentAdded', 'Tickets.TicketAssigned', 'Tickets.TicketClosedByAgent', 'Tickets.TicketClosedByCustomer', 'Tickets.TicketCreated', 'Tickets.TicketCreatedByAgent', 'Customers.NoteAdded', 'Import.ImportCompletedSuccessfully', 'Import.ImportFailed'])
+const knownTypes = new Set(['Tickets.CommentAdded', 'Tickets.TicketAssigned', 'Tickets.TicketClosedByAgent', 'Tickets.TicketClosedByCustomer', 'Tickets.TicketCreated', 'Tickets.TicketCreatedByAgent', 'Tickets.SlaWarning', 'Tickets.SlaBreached', 'Customers.NoteAdded', 'Import.ImportCompletedSuccessfully', 'Import.ImportFailed'])
 
 function describe (n: Notification): string {
   return knownTypes.has(n.type) ? t(`notification.${n.type}` as MessageKey) : n.type

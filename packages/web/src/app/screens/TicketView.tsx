@@ -19,6 +19,7 @@ import type { Comment, Ticket } from '../types.js'
 import { Prose } from '../components/Prose.js'
 import { SatisfactionPanel } from '../components/Satisfaction.js'
 import { HistoryLine, interleave, type HistoryEntry } from '../components/HistoryTimeline.js'
+import { SlaBadge } from '../components/SlaBadge.js'
 
 function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
@@ -88,6 +89,7 @@ export default function TicketView ({ id }: { id: number }) {
         <h1 id="ticket-title">#{current.id} {current.title}</h1>
         <p class="ticket-meta">
           <StatusBadge status={current.status} />
+          {isStaff ? <> <SlaBadge ticket={current} /></> : null}
           {' '}{current.category?.name ?? ''}
           {' · '}{t('ticket.openedBy', { name: personName(current.user) })}{' · '}<DateTime value={current.created_at} />
         </p>
