@@ -21,6 +21,7 @@ const KnowledgeBase = lazy(async () => await import('./screens/KnowledgeBase.js'
 const Imports = lazy(async () => await import('./screens/Imports.js'))
 const Notifications = lazy(async () => await import('./screens/Notifications.js'))
 const Sessions = lazy(async () => await import('./screens/Sessions.js'))
+const HeldMail = lazy(async () => await import('./screens/HeldMail.js'))
 const Security = lazy(async () => await import('./screens/Security.js'))
 const SignInSettings = lazy(async () => await import('./screens/SignInSettings.js'))
 const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
@@ -81,6 +82,7 @@ function Routes () {
         <Route path="/sign-in/link"><Redirect key="from-link" to={home} /></Route>
         {user.type === 'admin' ? <Route path="/sign-in-settings"><SignInSettings /></Route> : null}
         {user.type === 'admin' ? <Route path="/survey-settings"><SurveySettings /></Route> : null}
+        {user.type === 'admin' ? <Route path="/held-mail"><HeldMail /></Route> : null}
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}

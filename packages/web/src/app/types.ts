@@ -55,3 +55,16 @@ export type LinkSatisfaction = Omit<Static<typeof shapes.LinkSatisfaction>, 'rea
   /** The schema shares its reasons with the portal's view; a link is its ticket owner's, so never `not-owner` (core's `LinkSatisfaction`). */
   reason: Exclude<Static<typeof shapes.LinkSatisfaction>['reason'], 'not-owner'>
 }
+
+/** `GET /mail/inbound` and `/mail/outbound`: the record of a received or sent mail (administrators). */
+export interface MailRecord {
+  id: number
+  direction: 'in' | 'out'
+  status: string
+  ticket_id: number | null
+  sender: string | null
+  recipient: string | null
+  subject: string | null
+  error: string | null
+  created_at: string
+}
