@@ -19,6 +19,8 @@ import {
   canAssignTickets, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
 } from './ticket-policy.js'
 import { isTicketStatus, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
+import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
+import { ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
 
 /** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
@@ -40,6 +42,8 @@ export class TicketService {
 
   async list (caller: ActorInput, query: ListQuery): Promise<Page<WithIncludes<Ticket>>> {
     const actor = requirePerson(caller)
+    // Tags are staff's labels: a customer may not probe them through a filter.
+    if (!isStaff(actor) && query.exact.tags !== undefined) throw new ForbiddenError('Only staff may filter tickets by tags.')
     const page = await this.ctx.store.tickets.list(await ticketScope(this.ctx.store, actor), query)
     return { ...page, items: page.items.map((ticket) => readableTicket(actor, ticket)) }
   }
@@ -67,9 +71,14 @@ export class TicketService {
     const actor = requirePerson(caller)
     const { store } = this.ctx
     await ensureMayOpenTicket(store, actor)
+    if (!isStaff(actor) && (input.priority !== undefined || input.tags !== undefined)) {
+      throw new ForbiddenError('Only staff may set the priority or tags of a ticket.')
+    }
     const errors: FieldErrors = {}
     const title = checkedTitle(errors, input.title)
     const body = checkedBody(errors, input.body)
+    const priority = input.priority !== undefined ? checkedPriority(errors, input.priority) : undefined
+    const tags = input.tags !== undefined ? checkedTicketTags(errors, input.tags) : []
     const category = await store.categories.findById(input.category)
     if (category === null) errors.category = ['The selected category is invalid.']
     const attachmentIds = await checkAttachmentIds(store, actor.id, input.attachments ?? [], errors)
@@ -95,10 +104,12 @@ export class TicketService {
         private: input.private ?? true,
         title,
         body,
-        additional
+        additional,
+        ...(priority !== undefined ? { priority } : {})
       })
       await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: null })
-      const facts = ticketEventFacts(actor.id, ticket, category)
+      const tagged = tags.length > 0 ? await tx.tickets.setTags(ticket.id, tags) : []
+      const facts = ticketEventFacts(actor.id, ticketWithTags(ticket, tagged), category)
       await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreated, ...facts } satisfies TicketCreatedEvent)
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
@@ -116,14 +127,15 @@ export class TicketService {
     }
   }
 
-  /** Partial update: the owner changes title and body; staff also category, status and privacy. */
+  /** Partial update: the owner changes title and body; staff also category, status, priority, tags and privacy. */
   async update (caller: ActorInput, id: number, input: TicketUpdateInput): Promise<Ticket> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     const rights = ticketEditRights(actor, ticket)
     ensure(rights !== 'none')
-    if (rights === 'text' && (input.category !== undefined || input.status !== undefined || input.private !== undefined)) {
-      throw new ForbiddenError('Only staff may change the category, status or privacy of a ticket this way.')
+    if (rights === 'text' && (input.category !== undefined || input.status !== undefined || input.private !== undefined ||
+      input.priority !== undefined || input.tags !== undefined)) {
+      throw new ForbiddenError('Only staff may change the category, status, priority, tags or privacy of a ticket this way.')
     }
     const errors: FieldErrors = {}
     const patch: TicketPatch = {}
@@ -138,12 +150,21 @@ export class TicketService {
       else patch.status = input.status
     }
     if (input.private !== undefined) patch.private = input.private
+    if (input.priority !== undefined) {
+      const priority = checkedPriority(errors, input.priority)
+      if (priority !== undefined) patch.priority = priority
+    }
+    const tags = input.tags !== undefined ? checkedTicketTags(errors, input.tags) : undefined
     throwIfInvalid(errors)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const before = (await tx.tickets.tagsOf([id])).get(id) ?? []
+      const tagsChange = tags !== undefined && !sameTags(before.map((tag) => tag.name), tags)
       const updated = await tx.tickets.update(id, patch)
       if (updated === null) throw new NotFoundError('Ticket')
-      const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
+      const after = tagsChange && tags !== undefined ? await tx.tickets.setTags(id, tags) : before
+      const facts = ticketEventFacts(actor.id, ticketWithTags(updated, after), await this.categoryOf(tx, updated))
       const changes = changedFields(ticket, patch)
+      if (tagsChange) changes.push('tags')
       if (changes.length > 0) await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes } satisfies TicketUpdatedEvent)
       if (updated.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
