@@ -9,6 +9,7 @@ import { requestComposerFocus } from '../intents.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName, Pager } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
+import { PriorityBadge, PRIORITIES, priorityLabel, TagChips } from '../components/TicketLabels.js'
 
 const PER_PAGE = 25
 
@@ -20,6 +21,9 @@ export default function Inbox () {
   const [status, setStatus] = useState('1,2')
   const [category, setCategory] = useState('')
   const [assigned, setAssigned] = useState('')
+  const [priority, setPriority] = useState('')
+  const [tag, setTag] = useState('')
+  const [appliedTag, setAppliedTag] = useState('')
   const [sort, setSort] = useState('-updated_at')
   // Cursor paging: the cursors of the pages before this one, so "Previous" needs no prev_cursor arithmetic.
   const [cursors, setCursors] = useState<string[]>([''])
@@ -29,19 +33,21 @@ export default function Inbox () {
 
   const categories = useAsync(async () => await loadCategories(), [])
   const tickets = useAsync(async () => await api.get<Page<Ticket>>('/tickets', {
-    include: ['user', 'category', 'agent', 'last_read_by_me', 'replies-count'],
+    include: ['user', 'category', 'agent', 'last_read_by_me', 'replies-count', 'tags'],
     sort,
     filter: {
       status,
       categories: category,
       agents: assigned === 'me' ? user?.id : assigned === 'none' ? 0 : undefined,
-      search: appliedSearch
+      search: appliedSearch,
+      priority,
+      tags: appliedTag
     },
     per_page: PER_PAGE,
     cursor
-  }), [status, category, assigned, sort, appliedSearch, cursor])
+  }), [status, category, assigned, priority, sort, appliedSearch, appliedTag, cursor])
 
-  useEffect(() => { setCursors(['']) }, [status, category, assigned, sort, appliedSearch])
+  useEffect(() => { setCursors(['']) }, [status, category, assigned, priority, sort, appliedSearch, appliedTag])
   useEffect(() => { setSelected(0) }, [tickets.data])
 
   const rows = tickets.data?.data ?? []
@@ -73,7 +79,7 @@ export default function Inbox () {
     <section aria-labelledby="inbox-title">
       <PageHeader title={t('inbox.title')} />
       {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the landmark every screen reader knows; a <search> wrapper would change the page's markup */}
-      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()) }}>
+      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()); setAppliedTag(tag.trim().toLowerCase()) }}>
         <Field label={t('inbox.search')} name="search" type="search" value={search} onValue={setSearch} />
         <Field label={t('inbox.status')} name="status" value={status} onValue={setStatus} options={[
           { value: '1,2', label: t('inbox.status.active') },
@@ -88,11 +94,18 @@ export default function Inbox () {
           { value: 'me', label: t('inbox.assigned.me') },
           { value: 'none', label: t('inbox.assigned.none') }
         ]} />
+        <Field label={t('inbox.priority')} name="priority" value={priority} onValue={setPriority} options={[
+          { value: '', label: t('inbox.priority.any') },
+          { value: 'high,urgent', label: t('inbox.priority.highUrgent') },
+          ...PRIORITIES.map((p) => ({ value: p, label: priorityLabel(p) }))
+        ]} />
+        <Field label={t('inbox.tag')} name="tag" value={tag} onValue={setTag} />
         <Field label={t('inbox.sort')} name="sort" value={sort} onValue={setSort} options={[
           { value: '-updated_at', label: t('inbox.sort.updated') },
           { value: '-created_at', label: t('inbox.sort.newest') },
           { value: 'created_at', label: t('inbox.sort.oldest') },
-          { value: 'title', label: t('inbox.sort.title') }
+          { value: 'title', label: t('inbox.sort.title') },
+          { value: '-priority,-updated_at', label: t('inbox.sort.priority') }
         ]} />
         <button type="submit">{t('inbox.searchButton')}</button>
       </form>
@@ -107,6 +120,7 @@ export default function Inbox () {
                 <th scope="col">{t('inbox.col.ticket')}</th>
                 <th scope="col">{t('inbox.col.customer')}</th>
                 <th scope="col">{t('inbox.col.status')}</th>
+                <th scope="col">{t('inbox.col.priority')}</th>
                 <th scope="col">{t('inbox.col.category')}</th>
                 <th scope="col">{t('inbox.col.agent')}</th>
                 <th scope="col">{t('inbox.col.updated')}</th>
@@ -123,9 +137,11 @@ export default function Inbox () {
                         #{ticket.id} {ticket.title}
                       </Link>
                       {ticket.replies_count !== undefined ? <span class="muted"> · {t('inbox.replies', { count: ticket.replies_count })}</span> : null}
+                      <TagChips tags={ticket.tags} />
                     </td>
                     <td data-label={t('inbox.col.customer')}>{personName(ticket.user)}</td>
                     <td data-label={t('inbox.col.status')}><StatusBadge status={ticket.status} /></td>
+                    <td data-label={t('inbox.col.priority')}><PriorityBadge priority={ticket.priority} /></td>
                     <td data-label={t('inbox.col.category')}>{ticket.category?.name ?? ''}</td>
                     <td data-label={t('inbox.col.agent')}>{ticket.agent !== null && ticket.agent !== undefined ? personName(ticket.agent) : <span class="muted">{t('inbox.unassigned')}</span>}</td>
                     <td data-label={t('inbox.col.updated')}><DateTime value={ticket.updated_at} /></td>
