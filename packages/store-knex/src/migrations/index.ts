@@ -22,6 +22,7 @@ import * as signIn from './0025-sign-in.js'
 import * as singleSignOn from './0026-single-sign-on.js'
 import * as satisfaction from './0030-satisfaction.js'
 import * as ticketPrioritiesAndTags from './0035-ticket-priorities-and-tags.js'
+import * as macros from './0036-macros.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -52,7 +53,8 @@ export const migrations: Migration[] = [
   { name: '0025-sign-in', ...signIn },
   { name: '0026-single-sign-on', ...singleSignOn },
   { name: '0030-satisfaction', ...satisfaction },
-  { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags }
+  { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags },
+  { name: '0036-macros', ...macros }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
