@@ -12,6 +12,7 @@ import { AttachmentList } from '../components/Attachments.js'
 import { Composer } from '../components/Composer.js'
 import { TicketControls } from '../components/TicketControls.js'
 import { PriorityBadge } from '../components/TicketLabels.js'
+import { MacroPicker } from '../components/MacroPicker.js'
 import { CustomerPanel } from '../components/CustomerPanel.js'
 import { ReplyPrivacy } from '../components/ReplyPrivacy.js'
 import { TicketPrivacy } from '../components/TicketPrivacy.js'
@@ -117,6 +118,7 @@ export default function TicketView ({ id }: { id: number }) {
       {isStaff
         ? (
           <aside class="ticket-side" aria-label={t('ticket.sidebar')}>
+            <MacroPicker ticketId={current.id} onApplied={refresh} />
             <TicketControls ticket={current} categories={categories.data ?? []} onChanged={refresh} />
             {can('manage_customers') ? <CustomerPanel customerId={current.user_id} /> : null}
           </aside>
