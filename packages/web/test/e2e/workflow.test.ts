@@ -40,7 +40,7 @@ for (const dialect of testDialects()) {
       await page.getByPlaceholder('billing, refund').fill('billing')
       await page.getByRole('button', { name: 'Add tags' }).click()
       await page.getByRole('button', { name: 'Remove tag billing' }).waitFor()
-      await page.getByLabel('Apply a macro').selectOption({ label: 'Escalate billing' })
+      await page.getByLabel('Macro', { exact: true }).selectOption({ label: 'Escalate billing' })
       await page.getByRole('button', { name: 'Apply', exact: true }).click()
       await page.getByText('Applied “Escalate billing”.').waitFor()
       await page.locator('.ticket-meta .badge-priority-urgent').waitFor()

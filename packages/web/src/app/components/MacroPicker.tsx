@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useId, useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
 import { ErrorBanner, StatusMessage } from './ui.js'
@@ -37,6 +37,7 @@ export function describeMacro (macro: Pick<Macro, 'actions'>): string {
 export function MacroPicker ({ ticketId, onApplied }: { ticketId: number, onApplied: () => void }) {
   const macros = useAsync(async () => await api.get<Page<Macro>>('/macros', { per_page: 100 }), [])
   const [chosen, setChosen] = useState('')
+  const selectId = useId()
   const [done, setDone] = useState('')
   const apply = useAction(async () => {
     const macro = macros.data?.data.find((m) => String(m.id) === chosen)
@@ -54,13 +55,11 @@ export function MacroPicker ({ ticketId, onApplied }: { ticketId: number, onAppl
       <h2 id="macro-picker-title">{t('macros.picker')}</h2>
       <ErrorBanner error={apply.error ?? macros.error} />
       <form class="macro-picker" onSubmit={(event) => { event.preventDefault(); void apply.run() }}>
-        <label>
-          <span class="visually-hidden">{t('macros.picker')}</span>
-          <select name="macro" value={chosen} onChange={(event) => { setChosen((event.target as HTMLSelectElement).value) }}>
-            <option value="">{t('macros.choose')}</option>
-            {list.map((m) => <option key={m.id} value={String(m.id)}>{m.name}</option>)}
-          </select>
-        </label>
+        <label for={selectId} class="visually-hidden">{t('macros.macro')}</label>
+        <select id={selectId} name="macro" value={chosen} onChange={(event) => { setChosen((event.target as HTMLSelectElement).value) }}>
+          <option value="">{t('macros.choose')}</option>
+          {list.map((m) => <option key={m.id} value={String(m.id)}>{m.name}</option>)}
+        </select>
         <button type="submit" disabled={chosen === '' || apply.pending}>{t('macros.apply')}</button>
       </form>
       {selected !== undefined ? <p class="hint">{describeMacro(selected)}</p> : null}

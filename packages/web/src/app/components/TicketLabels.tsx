@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useId, useState } from 'preact/hooks'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
 
@@ -35,6 +35,7 @@ export function tagNamesFrom (text: string): string[] {
 /** Edits a ticket's tags: chips with a remove button, and a field adding comma-separated names. */
 export function TagEditor ({ tags, onSave }: { tags: Array<{ id: number, name: string }>, onSave: (names: string[]) => void }) {
   const [text, setText] = useState('')
+  const inputId = useId()
   useEffect(() => { setText('') }, [tags])
   const names = tags.map((tag) => tag.name)
   return (
@@ -50,10 +51,8 @@ export function TagEditor ({ tags, onSave }: { tags: Array<{ id: number, name: s
         ))}
       </ul>
       <form class="tag-add" onSubmit={(event) => { event.preventDefault(); const added = tagNamesFrom(text); if (added.length > 0) onSave([...new Set([...names, ...added])]) }}>
-        <label>
-          <span class="visually-hidden">{t('tags.add')}</span>
-          <input name="tags" value={text} placeholder={t('tags.placeholder')} onInput={(event) => { setText((event.target as HTMLInputElement).value) }} />
-        </label>
+        <label for={inputId} class="visually-hidden">{t('tags.new')}</label>
+        <input id={inputId} name="tags" value={text} placeholder={t('tags.placeholder')} onInput={(event) => { setText((event.target as HTMLInputElement).value) }} />
         <button type="submit">{t('tags.add')}</button>
       </form>
     </div>
