@@ -88,6 +88,19 @@ eachDialect((dialect) => {
       assert.ok(events.some((e) => e.type === TicketEventType.TicketAssigned))
     })
 
+    it('keeps the status a macro sets even when a reply would move it (Open stays Open)', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const ticket = await postTicket(h, d.alice.token, { category: d.billing })
+      const macro = await createMacro(h, d.admin.token, { name: 'Answer, keep open', shared: true, actions: [{ type: 'set_status', value: 1 }, { type: 'reply', body: 'Looking into it.' }] })
+      const applied = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${ticket.id}/macros/${macro.id}`, token: d.admin.token }), 200).data
+      assert.equal(applied.status, 1)
+      assert.equal((await ticketOf(h, d, ticket.id)).status, 1)
+      const plain = await createMacro(h, d.admin.token, { name: 'Answer', shared: true, actions: [{ type: 'reply', body: 'Done.' }] })
+      const answered = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${ticket.id}/macros/${plain.id}`, token: d.admin.token }), 200).data
+      assert.equal(answered.status, 2, 'without set_status a staff reply makes it Pending, as any reply does')
+    })
+
     it('checks each action against the caller\'s rights: assigning needs assign_tickets', async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)

@@ -154,12 +154,19 @@ export class MacroService {
             type: effect.type === 'reply' ? CommentType.Reply : CommentType.Note
           }, { rule })
         }
-        const after = await tx.tickets.findById(ticketId) ?? current
-        // A reply moves an Open ticket to Pending: the status the macro set explicitly stands.
-        if (patch.status !== undefined && after.status !== patch.status) {
-          current = await tx.tickets.update(ticketId, { status: patch.status }) ?? after
-        } else {
-          current = after
+        current = await tx.tickets.findById(ticketId) ?? current
+        // A reply moves an Open ticket to Pending: a status the macro sets (even the one the ticket had) stands.
+        const explicit = macro.actions.findLast((action) => action.type === 'set_status')
+        if (explicit !== undefined && current.status !== explicit.value) {
+          current = await tx.tickets.update(ticketId, { status: explicit.value as TicketPatch['status'] }) ?? current
+          const category = await tx.categories.findById(current.category_id) ?? { id: current.category_id, name: '' }
+          await this.ctx.events.emit(tx, {
+            type: TicketEventType.TicketUpdated,
+            ...ticketEventFacts(actor.id, ticketWithTags(current, currentTags), category),
+            rule,
+            changes: ['status'],
+            rule_changes: []
+          } satisfies MacroTicketUpdatedEvent)
         }
       }
       return ticketWithTags(current, currentTags)
