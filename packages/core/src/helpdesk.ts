@@ -13,6 +13,7 @@ import { createLocalFileStorage } from './files/local-file-storage.js'
 import { AttachmentService } from './tickets/attachment-service.js'
 import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
+import { MacroService } from './macros/macro-service.js'
 import { recordNotifications } from './notifications/notification-recorder.js'
 import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
@@ -96,6 +97,8 @@ export interface Helpdesk {
   readonly tickets: TicketService
   readonly comments: CommentService
   readonly attachments: AttachmentService
+  /** Macros: named sets of ticket actions staff apply in one call (issue 32). */
+  readonly macros: MacroService
   /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
   readonly jobs: JobRunner
   /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
@@ -185,6 +188,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     tickets,
     comments,
     attachments,
+    macros: new MacroService(context),
     jobs,
     webhooks: new WebhookService(context),
     mail,

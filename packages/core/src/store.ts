@@ -21,6 +21,7 @@ import type { SatisfactionRepository } from './satisfaction/satisfaction-store.j
 import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
 import type { SlaRepository } from './sla/sla-store.js'
+import type { MacroRepository } from './macros/macro-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -93,6 +94,8 @@ export interface Repositories {
   auditLog: AuditLogRepository
   /** SLA calendars and policies, and each ticket's SLA state and due times. */
   sla: SlaRepository
+  /** Macros: named sets of ticket actions, shared or personal. */
+  macros: MacroRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

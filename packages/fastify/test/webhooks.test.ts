@@ -96,8 +96,9 @@ eachDialect((dialect) => {
       assert.equal(String(body.id), first!.headers['helpdesk-event-id'])
       assert.equal(first!.headers['helpdesk-delivery-attempt'], '1')
       assert.equal(first!.headers['content-type'], 'application/json')
-      // Webhooks see tickets as an administrator does: with the SLA due times a customer's view leaves out.
-      assert.deepEqual(Object.keys(body.data.ticket).sort(), [...Object.keys(ticket), ...SLA_DUE_FIELDS].sort(), 'the ticket as POST /tickets shows it to staff')
+      // Webhooks see tickets as an administrator does: with the SLA due times a customer's view leaves out, and its tags (the `tags` include), which created/updated events carry.
+      assert.deepEqual(Object.keys(body.data.ticket).sort(), [...Object.keys(ticket), ...SLA_DUE_FIELDS, 'tags'].sort(), 'the ticket as POST /tickets shows it to staff')
+      assert.deepEqual(body.data.ticket.tags, [])
       assert.equal(body.data.ticket.id, ticket.id)
       assert.equal(body.data.category.name, 'Billing')
       const comment = JSON.parse(second!.body).data.comment

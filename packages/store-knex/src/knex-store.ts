@@ -31,6 +31,7 @@ import { createSatisfactionRepository } from './repositories/satisfaction-reposi
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createSlaRepository } from './repositories/sla-repository.js'
+import { createMacroRepository } from './repositories/macro-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -102,7 +103,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   satisfaction: createSatisfactionRepository,
   ticketHistory: createTicketHistoryRepository,
   auditLog: createAuditLogRepository,
-  sla: createSlaRepository
+  sla: createSlaRepository,
+  macros: createMacroRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

@@ -58,9 +58,12 @@ function entries (ticketId: number, who: RecordedActor & { door: HistoryDoor }, 
  * differs between `before` and `after`, as done by `actor` through its door.
  * Nothing is written when nothing changed.
  */
-export async function recordTicketChanges (tx: Store, actor: ActorInput, before: Ticket, after: Ticket): Promise<void> {
+export async function recordTicketChanges (tx: Store, actor: ActorInput, before: Ticket, after: Ticket, tool?: { type: string, name: string }): Promise<void> {
   const changes = ticketChanges(before, after)
-  if (changes.length > 0) await tx.ticketHistory.add(entries(after.id, recordedActor(actor), changes))
+  if (changes.length === 0) return
+  const who = recordedActor(actor)
+  // A person's change made with a tool (a macro) names the tool beside the person.
+  await tx.ticketHistory.add(entries(after.id, tool !== undefined && who.actor_name === null ? { ...who, actor_name: `${tool.type}:${tool.name}` } : who, changes))
 }
 
 /** Records arbitrary changes of one ticket (merges and other changes that are not a field of the ticket row). */

@@ -17,7 +17,7 @@ export interface StreamViewer {
 }
 
 /** The ticket fields a `ticket` stream event carries: enough to update a list row or refetch. */
-export type StreamTicket = Pick<Ticket, 'id' | 'title' | 'status' | 'private' | 'user_id' | 'category_id' | 'assigned_agent_id' | 'created_at' | 'updated_at'>
+export type StreamTicket = Pick<Ticket, 'id' | 'title' | 'status' | 'priority' | 'private' | 'user_id' | 'category_id' | 'assigned_agent_id' | 'created_at' | 'updated_at'>
 export type StreamComment = Pick<Comment, 'id' | 'type' | 'private'> & { user_id: number | null, preview?: string }
 
 /** `event: ticket`: a change to a ticket the viewer may see (its state after the change). */
@@ -27,6 +27,8 @@ export interface TicketStreamData {
   created_at: DateTimeString
   ticket: StreamTicket
   comment?: StreamComment
+  /** `Tickets.TicketUpdated`: the fields that changed (`tags` included; the tags themselves are staff's, read them by id). */
+  changes?: string[]
   /** `Tickets.SatisfactionRated`: the rating now (only the owner and staff receive it). */
   satisfaction?: StreamSatisfaction
 }
@@ -95,6 +97,7 @@ export function ticketStreamData (event: StreamSourceEvent): TicketStreamData | 
       id: ticket.id,
       title: ticket.title ?? '',
       status: ticket.status ?? 1,
+      priority: ticket.priority ?? 'normal',
       private: ticket.private,
       user_id: ticket.user_id,
       category_id: ticket.category_id,
@@ -103,6 +106,7 @@ export function ticketStreamData (event: StreamSourceEvent): TicketStreamData | 
       updated_at: ticket.updated_at ?? event.created_at
     },
     ...(comment !== null ? { comment } : {}),
+    ...(Array.isArray(event.payload.changes) ? { changes: (event.payload.changes as unknown[]).filter((c): c is string => typeof c === 'string') } : {}),
     ...(satisfaction !== null ? { satisfaction } : {})
   }
 }

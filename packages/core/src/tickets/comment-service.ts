@@ -4,7 +4,7 @@ import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import { ensure } from '../users/user-policy.js'
-import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
+import { requirePerson, type ActorInput, type AutomationActor, type PersonActor } from '../users/actor.js'
 import { isStaff, type User } from '../users/user.js'
 import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
 import { removeFiles } from './attachment-service.js'
@@ -30,6 +30,15 @@ export interface CommentInput {
   close?: boolean | undefined
   /** Ids of the caller's own unlinked attachments. */
   attachments?: string[] | undefined
+}
+
+/** How a comment is written, besides what it says. */
+export interface CommentWriteOptions {
+  /**
+   * The rule the author used (a macro): its events carry it as `rule`, so
+   * history can say "by Ada, with macro Refund". The author stays the person.
+   */
+  rule?: AutomationActor['rule'] | undefined
 }
 
 /**
@@ -67,7 +76,7 @@ export class CommentService {
    * same transaction: staff reply on Open -> Pending, customer reply on
    * Pending/Closed -> Open, `close` -> Closed (CONTRACT §8).
    */
-  async create (caller: ActorInput, ticketId: number, input: CommentInput): Promise<Comment> {
+  async create (caller: ActorInput, ticketId: number, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
     const actor = requirePerson(caller)
     const { store } = this.ctx
     const { ticket } = await visibleTicket(store, actor, ticketId)
@@ -76,7 +85,7 @@ export class CommentService {
         ? 'Only the owner of a ticket and staff may comment on it.'
         : 'Customers may only add replies.')
     }
-    return await this.write(actor, ticket, input)
+    return await this.write(actor, ticket, input, options)
   }
 
   /**
@@ -88,7 +97,7 @@ export class CommentService {
     return await this.write(requirePerson(author), ticket, { ...input, type: CommentType.Reply })
   }
 
-  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput): Promise<Comment> {
+  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
     const { store } = this.ctx
     const errors: FieldErrors = {}
     const body = checkedBody(errors, input.body)
@@ -116,7 +125,7 @@ export class CommentService {
         : ticket
       if (statusChanged) await recordTicketChanges(tx, actor, ticket, updated)
       const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
-      const facts = ticketEventFacts(actor.id, updated, category)
+      const facts = { ...ticketEventFacts(actor.id, updated, category), ...(options.rule !== undefined ? { rule: options.rule } : {}) }
       await this.ctx.events.emit(tx, {
         type: TicketEventType.CommentAdded,
         ...facts,

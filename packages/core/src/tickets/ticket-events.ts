@@ -26,6 +26,8 @@ export interface TicketEventBase extends DomainEvent {
   actor_id: number | null
   ticket: Ticket
   category: { id: number, name: string }
+  /** The rule the actor used for this change (a macro: `{type: 'macro', id, name}`); absent for a change by hand. */
+  rule?: { type: 'trigger' | 'automation' | 'macro' | 'sla', id: number, name: string }
 }
 
 /** Always raised on creation. */

@@ -16,7 +16,7 @@ function answerText (value: unknown): string | null {
 }
 
 /** Why `text` is not an acceptable answer to `field`, or null. */
-function answerProblem (field: CustomField, text: string): string | null {
+export function answerProblem (field: CustomField, text: string): string | null {
   if (text === '') return field.required ? `The ${field.title} field is required.` : null
   if (field.type === 'select-box' && !field.meta.includes(text)) return `The selected ${field.title} is invalid.`
   const max = field.type === 'text-area' ? FIELD_LIMITS.textAreaAnswer : FIELD_LIMITS.textAnswer

@@ -24,6 +24,10 @@ export interface TicketInput {
   /** Custom-field answers, {field_id: value}. */
   fields?: Record<string, unknown> | undefined
   purchase_code?: string | undefined
+  /** Staff only: low, normal (default), high, urgent. */
+  priority?: string | undefined
+  /** Staff only: tag names (unknown names create tags). */
+  tags?: string[] | undefined
 }
 
 /** A partial update: an absent field keeps its value. `status` and `private` are staff-only. */
@@ -33,6 +37,10 @@ export interface TicketUpdateInput {
   body?: string | undefined
   status?: number | undefined
   private?: boolean | undefined
+  /** Staff only. */
+  priority?: string | undefined
+  /** Staff only: the ticket's tags become exactly these. */
+  tags?: string[] | undefined
 }
 
 /** A title is plain text (text-input.ts `requiredPlainText`): required, at most 250 characters. */

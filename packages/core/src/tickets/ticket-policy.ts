@@ -82,11 +82,14 @@ export function canSeeComment (visibility: CommentVisibility, comment: Pick<Comm
 /**
  * A ticket as the caller may read it: `additional` (purchase code, custom-field
  * answers) is the owner's business, so customers reading someone else's
- * public ticket get it empty.
+ * public ticket get it empty; tags are staff's, so customers get none.
  */
 export function readableTicket<T extends Ticket> (actor: User, ticket: T): T {
-  if (isStaff(actor) || ownsTicket(actor, ticket)) return ticket
-  return { ...ticket, additional: { fields: {} } }
+  if (isStaff(actor)) return ticket
+  // Tags are staff's labels (docs/tickets.md): the `tags` include is empty for customers.
+  const untagged = 'tags' in ticket ? { ...ticket, tags: [] } : ticket
+  if (ownsTicket(actor, ticket)) return untagged
+  return { ...untagged, additional: { fields: {} } }
 }
 
 export function ownsTicket (actor: User, ticket: Pick<Ticket, 'user_id'>): boolean {

@@ -18,9 +18,21 @@ import { ownerUser, resolveTicketOwner, type TicketOwner } from './ticket-owner.
 import {
   canAssignTickets, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
 } from './ticket-policy.js'
-import { isTicketStatus, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
+import { isTicketStatus, SLA_DUE_FIELDS, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
+import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
+import { ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
+
+/**
+ * The ticket as written, with the SLA due times the SLA recorder set on the
+ * event's copy of it (the recorder writes them onto the event's ticket, in the
+ * same transaction), so the response carries them without another read.
+ */
+function withRecordedDue (row: Ticket, evented: Ticket): Ticket {
+  const due = Object.fromEntries(SLA_DUE_FIELDS.filter((field) => field in evented).map((field) => [field, evented[field]]))
+  return { ...row, ...due }
+}
 
 /** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
 async function collect (errors: FieldErrors, check: () => Promise<void>): Promise<void> {
@@ -41,6 +53,8 @@ export class TicketService {
 
   async list (caller: ActorInput, query: ListQuery): Promise<Page<WithIncludes<Ticket>>> {
     const actor = requirePerson(caller)
+    // Tags are staff's labels: a customer may not probe them through a filter.
+    if (!isStaff(actor) && query.exact.tags !== undefined) throw new ForbiddenError('Only staff may filter tickets by tags.')
     const page = await this.ctx.store.tickets.list(await ticketScope(this.ctx.store, actor), query)
     return { ...page, items: page.items.map((ticket) => readableTicket(actor, ticket)) }
   }
@@ -68,9 +82,14 @@ export class TicketService {
     const actor = requirePerson(caller)
     const { store } = this.ctx
     await ensureMayOpenTicket(store, actor)
+    if (!isStaff(actor) && (input.priority !== undefined || input.tags !== undefined)) {
+      throw new ForbiddenError('Only staff may set the priority or tags of a ticket.')
+    }
     const errors: FieldErrors = {}
     const title = checkedTitle(errors, input.title)
     const body = checkedBody(errors, input.body)
+    const priority = input.priority !== undefined ? checkedPriority(errors, input.priority) : undefined
+    const tags = input.tags !== undefined ? checkedTicketTags(errors, input.tags) : []
     const category = await store.categories.findById(input.category)
     if (category === null) errors.category = ['The selected category is invalid.']
     const attachmentIds = await checkAttachmentIds(store, actor.id, input.attachments ?? [], errors)
@@ -96,15 +115,18 @@ export class TicketService {
         private: input.private ?? true,
         title,
         body,
-        additional
+        additional,
+        ...(priority !== undefined ? { priority } : {})
       })
       await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: null })
-      const facts = ticketEventFacts(actor.id, ticket, category)
+      const tagged = tags.length > 0 ? await tx.tickets.setTags(ticket.id, tags) : []
+      const evented = ticketWithTags(ticket, tagged)
+      const facts = ticketEventFacts(actor.id, evented, category)
       await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreated, ...facts } satisfies TicketCreatedEvent)
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }
-      return ticket
+      return withRecordedDue(ticket, evented)
     })
     try {
       return await write(owner)
@@ -117,14 +139,15 @@ export class TicketService {
     }
   }
 
-  /** Partial update: the owner changes title and body; staff also category, status and privacy. */
+  /** Partial update: the owner changes title and body; staff also category, status, priority, tags and privacy. */
   async update (caller: ActorInput, id: number, input: TicketUpdateInput): Promise<Ticket> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     const rights = ticketEditRights(actor, ticket)
     ensure(rights !== 'none')
-    if (rights === 'text' && (input.category !== undefined || input.status !== undefined || input.private !== undefined)) {
-      throw new ForbiddenError('Only staff may change the category, status or privacy of a ticket this way.')
+    if (rights === 'text' && (input.category !== undefined || input.status !== undefined || input.private !== undefined ||
+      input.priority !== undefined || input.tags !== undefined)) {
+      throw new ForbiddenError('Only staff may change the category, status, priority, tags or privacy of a ticket this way.')
     }
     const errors: FieldErrors = {}
     const patch: TicketPatch = {}
@@ -139,18 +162,30 @@ export class TicketService {
       else patch.status = input.status
     }
     if (input.private !== undefined) patch.private = input.private
+    if (input.priority !== undefined) {
+      const priority = checkedPriority(errors, input.priority)
+      if (priority !== undefined) patch.priority = priority
+    }
+    const tags = input.tags !== undefined ? checkedTicketTags(errors, input.tags) : undefined
     throwIfInvalid(errors)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const before = (await tx.tickets.tagsOf([id])).get(id) ?? []
+      const tagsChange = tags !== undefined && !sameTags(before.map((tag) => tag.name), tags)
       const updated = await tx.tickets.update(id, patch)
       if (updated === null) throw new NotFoundError('Ticket')
-      await recordTicketChanges(tx, actor, ticket, updated)
-      const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
+      const after = tagsChange && tags !== undefined ? await tx.tickets.setTags(id, tags) : before
+      // History compares tags by name, as the change is read.
+      const named = (row: Ticket, list: typeof before): Ticket => ({ ...row, tags: list.map((tag) => tag.name) }) as Ticket
+      await recordTicketChanges(tx, actor, named(ticket, before), named(updated, after))
+      const evented = ticketWithTags(updated, after)
+      const facts = ticketEventFacts(actor.id, evented, await this.categoryOf(tx, updated))
       const changes = changedFields(ticket, patch)
+      if (tagsChange) changes.push('tags')
       if (changes.length > 0) await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes } satisfies TicketUpdatedEvent)
       if (updated.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
       }
-      return updated
+      return withRecordedDue(updated, evented)
     })
   }
 

@@ -1,3 +1,5 @@
+import type { Priority } from '../automation/rule-conditions.js'
+import type { Tag } from '../knowledge-base/article.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import type { DateTimeString } from '../time.js'
@@ -23,6 +25,8 @@ export interface NewTicket {
   /** Already sanitised. */
   body: string
   additional: TicketAdditional
+  /** Default normal. */
+  priority?: Priority
   assigned_agent_id?: number | null
   agent_assigned_at?: DateTimeString | null
   /** Default now; imports keep their original times. */
@@ -31,7 +35,7 @@ export interface NewTicket {
 }
 
 export type TicketPatch = Partial<Pick<Ticket,
-  'category_id' | 'title' | 'body' | 'status' | 'private' | 'assigned_agent_id' | 'agent_assigned_at' | 'additional'
+  'category_id' | 'title' | 'body' | 'status' | 'priority' | 'private' | 'assigned_agent_id' | 'agent_assigned_at' | 'additional'
 >>
 
 export interface TicketRepository {
@@ -62,6 +66,13 @@ export interface TicketRepository {
   markRead(ticketId: number, userId: number, at: DateTimeString): Promise<void>
   /** The ids among `ids` that exist. */
   existingIds(ids: number[]): Promise<number[]>
+  /**
+   * Replaces the ticket's tags by name (already normalised), creating tags
+   * not seen before in the shared tag table; returns them, by name.
+   */
+  setTags(ticketId: number, names: string[]): Promise<Tag[]>
+  /** The tags of each of the tickets (by name), in one query; tickets without tags are absent. */
+  tagsOf(ticketIds: number[]): Promise<Map<number, Tag[]>>
 }
 
 /** `body` already sanitised; `created_at` defaults to now (imports keep their original times). */

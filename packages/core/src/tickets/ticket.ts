@@ -1,4 +1,5 @@
 import { defineList } from '../list/list-spec.js'
+import type { Priority } from '../automation/rule-conditions.js'
 import type { DateTimeString } from '../time.js'
 
 /** The due-time columns of a ticket, sortable and filterable (`[lt]`, `[gte]`). */
@@ -40,6 +41,8 @@ export interface Ticket {
   category_id: number
   assigned_agent_id: number | null
   status: TicketStatusNumber
+  /** low, normal (the default), high or urgent (ticket-tags.ts). */
+  priority: Priority
   private: boolean
   title: string
   body: string
@@ -60,17 +63,21 @@ export const ticketList = defineList({
   includes: [
     'user', 'creator', 'attachments', 'attachments-count', 'category', 'agent', 'last_reply', 'last_read_by_me', 'replies-count',
     /** The ticket's latest satisfaction rating, for its owner and staff (null for others, and when never rated). */
-    'satisfaction'
+    'satisfaction',
+    /** The ticket's tags, `{id, name}` by name (staff only: customers get an empty list). */
+    'tags'
   ],
-  sorts: ['id', 'title', 'status', 'private', 'updated_at', 'created_at', ...SLA_DUE_FIELDS],
+  /** `priority` sorts by rank (low < normal < high < urgent), not by name. */
+  sorts: ['id', 'title', 'status', 'private', 'updated_at', 'created_at', 'priority', ...SLA_DUE_FIELDS],
   defaultSort: 'id',
   keyTypes: {
-    id: 'int', title: 'string', status: 'int', private: 'bool', updated_at: 'datetime', created_at: 'datetime',
+    id: 'int', title: 'string', status: 'int', private: 'bool', updated_at: 'datetime', created_at: 'datetime', priority: 'int',
     ...Object.fromEntries(SLA_DUE_FIELDS.map((f) => [f, 'datetime' as const]))
   },
   /** `first_name`, `last_name`, `email` match the owner; `search` is the full-text search (CONTRACT §4). */
   partialFilters: ['first_name', 'last_name', 'email', 'search'],
-  exactFilters: ['status', 'categories', 'agents'],
+  /** `priority` takes priority names; `tags` tag names (any of them; staff only). */
+  exactFilters: ['status', 'categories', 'agents', 'priority', 'tags'],
   /** `updated_since`: tickets changed (a comment counts) at or after a time, for incremental export. */
   sinceFilters: ['updated_since', ...SLA_DUE_FIELDS.map((f) => `${f}[gte]` as const)],
   /** `filter[first_response_due_at][lt]=...`: tickets due before a time (docs/sla.md). */

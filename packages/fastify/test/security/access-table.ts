@@ -280,6 +280,23 @@ export const accessTable: AccessRow[] = [
     url: `/canned-responses/${w.cannedResponse}/placeholders/${w.ticket}`
   })),
 
+  // Macros: staff; a personal macro is its owner's alone (administrators included), a shared one administrators manage.
+  row('GET /macros', 'category', [401, 403, 403, 200, 200, 200], () => ({ url: '/macros' })),
+  row('GET /macros/:id', 'category', [401, 403, 403, 404, 200, 404], async ({ w }) => ({
+    url: `/macros/${(await w.h.helpdesk.macros.create(w.privileged.category.user, { name: 'Mine', actions: [{ type: 'set_status', value: 2 }] })).id}`
+  })),
+  row('POST /macros', 'category', [401, 403, 403, 201, 201, 201], () => ({ url: '/macros', payload: { name: 'Mine', actions: [{ type: 'set_status', value: 2 }] } })),
+  row('PATCH|POST /macros/:id', 'category', [401, 403, 403, 403, 403, 200], async ({ w }) => ({
+    url: `/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Shared', shared: true, actions: [{ type: 'set_status', value: 2 }] })).id}`,
+    payload: { name: 'Renamed' }
+  })),
+  row('DELETE /macros/:id', 'category', [401, 403, 403, 403, 403, 200], async ({ w }) => ({
+    url: `/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Shared', shared: true, actions: [{ type: 'set_status', value: 2 }] })).id}`
+  })),
+  row('POST /tickets/:id/macros/:macro_id', 'category', [401, 403, 403, 404, 200, 200], async ({ w }) => ({
+    url: `/tickets/${await w.fresh.ticket()}/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Urgent', shared: true, actions: [{ type: 'set_priority', value: 'urgent' }] })).id}`
+  })),
+
   // Knowledge base: read by visibility (the collection is for logged-in users, the article a draft); managed with manage_articles.
   row('GET /article-collections', 'manage_articles', EVERYONE, () => ({ url: '/article-collections' })),
   row('GET /article-collections/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/article-collections/${w.collection}` })),

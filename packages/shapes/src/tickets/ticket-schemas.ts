@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
 import {
   ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
-  type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
+  TICKET_TAG_LIMITS,
+  type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Tag as TagEntity, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
 } from '@helpdesk/core'
 import { EmbeddedPerson, Nullable, NullableDateTime } from '../common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
@@ -9,8 +10,15 @@ import { presentEmbeddedPerson } from '../people.js'
 import { presentRating, SatisfactionRating } from '../satisfaction/satisfaction-schemas.js'
 import { presentTicketDue, TicketDue } from '../sla/sla-ticket-fields.js'
 import {
-  Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore
+  Attachment, CommentCore, includedAttachments, presentCommentCore, presentTicketCore, TicketCore, TicketPriority
 } from './ticket-shapes.js'
+
+export const TicketTag = Type.Object({ id: Type.Integer(), name: Type.String() })
+
+const TagNames = Type.Array(Type.String({ minLength: 1, maxLength: TICKET_TAG_LIMITS.tag }), {
+  maxItems: TICKET_TAG_LIMITS.tags,
+  description: 'Staff only: tag names (trimmed, lowercased; unknown names create tags).'
+})
 
 export const Ticket = Type.Composite([TicketCore, TicketDue, Type.Object({
   user: Type.Optional(Nullable(EmbeddedPerson)),
@@ -22,7 +30,8 @@ export const Ticket = Type.Composite([TicketCore, TicketDue, Type.Object({
   replies_count: Type.Optional(Type.Integer({ description: 'Replies (type 1) the caller may see.' })),
   last_reply: Type.Optional(Type.Union([CommentCore, Type.Null()], { description: 'The newest comment the caller may see.' })),
   last_read_by_me: Type.Optional(NullableDateTime),
-  satisfaction: Type.Optional(Type.Union([SatisfactionRating, Type.Null()], { description: 'The latest rating, for the owner and staff (null for others).' }))
+  satisfaction: Type.Optional(Type.Union([SatisfactionRating, Type.Null()], { description: 'The latest rating, for the owner and staff (null for others).' })),
+  tags: Type.Optional(Type.Array(TicketTag, { description: 'The ticket\'s tags by name (staff only: empty for customers).' }))
 })])
 
 export const AttachmentIds = Type.Array(Type.String({ pattern: ATTACHMENT_ID_PATTERN }), {
@@ -45,7 +54,9 @@ export const TicketCreate = Type.Object({
   first_name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
   last_name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
   fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Custom-field answers, {field_id: value}.' })),
-  purchase_code: Type.Optional(Type.String({ maxLength: TICKET_LIMITS.purchaseCode }))
+  purchase_code: Type.Optional(Type.String({ maxLength: TICKET_LIMITS.purchaseCode })),
+  priority: Type.Optional(Type.Union(TicketPriority.anyOf, { description: 'Staff only (403 for customers); default normal.' })),
+  tags: Type.Optional(TagNames)
 }, {
   description: 'Customers create their own tickets; staff name the customer by `customer_id` (or `customer`) or `email`.',
   examples: [
@@ -59,8 +70,15 @@ export const TicketUpdate = Type.Object({
   title: Type.Optional(Title),
   body: Type.Optional(Body),
   status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3, description: 'Staff only.' })),
-  private: Type.Optional(Type.Boolean({ description: 'Staff only.' }))
-}, { description: 'Absent keys keep their value.', examples: [{ title: 'Cannot log in since Monday' }, { category: 2 }] })
+  private: Type.Optional(Type.Boolean({ description: 'Staff only.' })),
+  priority: Type.Optional(Type.Union(TicketPriority.anyOf, { description: 'Staff only.' })),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: TICKET_TAG_LIMITS.tag }), {
+    maxItems: TICKET_TAG_LIMITS.tags, description: 'Staff only: the ticket\'s tags become exactly these names.'
+  }))
+}, {
+  description: 'Absent keys keep their value.',
+  examples: [{ title: 'Cannot log in since Monday' }, { category: 2 }, { priority: 'urgent', tags: ['billing', 'refund'] }]
+})
 
 export const AssignBody = Type.Object({ agent: Id }, { examples: [{ agent: 2 }] })
 
@@ -85,5 +103,7 @@ export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, vie
   if (ticket.last_read_by_me !== undefined) presented.last_read_by_me = ticket.last_read_by_me as string | null
   presentTicketDue(presented, ticket, viewer)
   if (ticket.satisfaction !== undefined) presented.satisfaction = ticket.satisfaction === null ? null : presentRating(ticket.satisfaction as TicketResolution)
+  const tags = ticket.tags as TagEntity[] | undefined
+  if (tags !== undefined) presented.tags = tags.map((tag) => ({ id: tag.id, name: tag.name }))
   return presented
 }

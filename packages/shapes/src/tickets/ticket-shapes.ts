@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { commentTypeText, type Attachment as AttachmentEntity, type Comment, type Ticket } from '@helpdesk/core'
+import { commentTypeText, PRIORITIES, type Attachment as AttachmentEntity, type Comment, type Ticket } from '@helpdesk/core'
 import { DateTime, Nullable, NullableDateTime } from '../common.js'
 
 /*
@@ -24,12 +24,17 @@ export const TicketAdditional = Type.Object({
   purchase_code: Type.Optional(Type.String({ description: 'Marketplace purchase code.' }))
 }, { description: 'Empty for customers reading someone else\'s public ticket.' })
 
+export const TicketPriority = Type.Union(PRIORITIES.map((p) => Type.Literal(p)), {
+  description: 'low, normal (the default), high or urgent; sorting by `priority` orders by that rank.'
+})
+
 export const TicketCore = Type.Object({
   id: Type.Integer(),
   user_id: Type.Integer({ description: 'The owner (a customer).' }),
   title: Type.String(),
   body: Type.String({ description: 'Sanitised HTML.' }),
   status: Type.Integer({ description: '1 Open, 2 Pending, 3 Closed.' }),
+  priority: TicketPriority,
   private: Type.Boolean(),
   additional: TicketAdditional,
   category_id: Type.Integer(),
@@ -73,6 +78,7 @@ export function presentTicketCore (ticket: Ticket): Static<typeof TicketCore> {
     title: ticket.title,
     body: ticket.body,
     status: ticket.status,
+    priority: ticket.priority,
     private: ticket.private,
     additional: { fields: ticket.additional.fields ?? {}, ...(typeof purchaseCode === 'string' ? { purchase_code: purchaseCode } : {}) },
     category_id: ticket.category_id,

@@ -25,6 +25,8 @@ import * as auditLog from './0029-audit-log.js'
 import * as satisfaction from './0030-satisfaction.js'
 import * as slaPolicies from './0033-sla-policies.js'
 import * as ticketSla from './0034-ticket-sla.js'
+import * as ticketPrioritiesAndTags from './0035-ticket-priorities-and-tags.js'
+import * as macros from './0036-macros.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -58,7 +60,9 @@ export const migrations: Migration[] = [
   { name: '0029-audit-log', ...auditLog },
   { name: '0030-satisfaction', ...satisfaction },
   { name: '0033-sla-policies', ...slaPolicies },
-  { name: '0034-ticket-sla', ...ticketSla }
+  { name: '0034-ticket-sla', ...ticketSla },
+  { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags },
+  { name: '0036-macros', ...macros }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -21,6 +21,7 @@ import { tableRows } from './table-rows.js'
 import { listTickets } from './ticket-list.js'
 import { UNASSIGNED } from './ticket-counts.js'
 import { indexTickets, ownerContains } from './ticket-search.js'
+import { setTicketTags, ticketTagsInclude, ticketTagsOf, wherePriorityIn, whereTaggedAny } from './ticket-tags.js'
 
 type Item = WithIncludes<Ticket>
 
@@ -96,6 +97,7 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
       private: 'tickets.private',
       updated_at: 'tickets.updated_at',
       created_at: 'tickets.created_at',
+      priority: 'tickets.priority',
       ...slaDueSorts
     },
     partial: {
@@ -116,7 +118,9 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
           if (ids.includes(UNASSIGNED)) void w.orWhereNull('tickets.assigned_agent_id')
           if (agents.length === 0 && !ids.includes(UNASSIGNED)) void w.whereRaw('1 = 0')
         })
-      }
+      },
+      priority: wherePriorityIn,
+      tags: whereTaggedAny
     },
     includes: {
       user: relationInclude<Item, PersonSummary>('user_id', peopleByIds),
@@ -128,7 +132,8 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
       'replies-count': repliesCountInclude(ctx, scope),
       last_reply: lastReplyInclude(ctx, scope),
       last_read_by_me: lastReadInclude(ctx, scope),
-      satisfaction: satisfactionInclude(ctx, scope)
+      satisfaction: satisfactionInclude(ctx, scope),
+      tags: ticketTagsInclude
     },
     since: { updated_since: 'tickets.updated_at', ...slaDueSince },
     before: slaDueBefore,
@@ -195,6 +200,12 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
     },
     async existingIds (ids) {
       return await tableRows(ctx, 'tickets').existingIds(ids)
+    },
+    async setTags (ticketId, names) {
+      return await setTicketTags(db, ticketId, names)
+    },
+    async tagsOf (ticketIds) {
+      return await ticketTagsOf(db, ticketIds)
     }
   }
 }

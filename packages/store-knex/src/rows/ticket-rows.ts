@@ -1,3 +1,4 @@
+import { priorityOfRank, priorityRank } from '@helpdesk/core'
 import type {
   Attachment, Comment, CommentTypeNumber, NewComment, NewTicket, Ticket, TicketAdditional, TicketPatch, TicketStatusNumber
 } from '@helpdesk/core'
@@ -10,6 +11,8 @@ export interface TicketRow {
   category_id: number
   assigned_agent_id: number | null
   status: number
+  /** The priority's rank (0 low … 3 urgent). */
+  priority: number
   private: number | boolean
   title: string
   body: string
@@ -25,7 +28,7 @@ export interface TicketRow {
 
 /** The columns a Ticket is built from (never the search document). */
 export const ticketColumns = [
-  'id', 'user_id', 'creator_id', 'category_id', 'assigned_agent_id', 'status', 'private', 'title', 'body', 'additional',
+  'id', 'user_id', 'creator_id', 'category_id', 'assigned_agent_id', 'status', 'priority', 'private', 'title', 'body', 'additional',
   'agent_assigned_at', 'created_at', 'updated_at',
   'first_response_due_at', 'next_response_due_at', 'resolution_due_at', 'sla_next_due_at'
 ].map((c) => `tickets.${c}`)
@@ -39,6 +42,7 @@ export function ticketFromRow (row: TicketRow): Ticket {
     category_id: row.category_id,
     assigned_agent_id: row.assigned_agent_id,
     status: Number(row.status) as TicketStatusNumber,
+    priority: priorityOfRank(Number(row.priority)),
     private: bool(row.private),
     title: row.title,
     body: row.body,
@@ -60,6 +64,7 @@ export function rowFromNewTicket (ticket: NewTicket, now: string): Omit<TicketRo
     category_id: ticket.category_id,
     assigned_agent_id: ticket.assigned_agent_id ?? null,
     status: ticket.status,
+    priority: priorityRank(ticket.priority ?? 'normal'),
     private: ticket.private,
     title: ticket.title,
     body: ticket.body,
@@ -71,8 +76,13 @@ export function rowFromNewTicket (ticket: NewTicket, now: string): Omit<TicketRo
 }
 
 export function rowFromTicketPatch (patch: TicketPatch, now: string): Partial<TicketRow> {
-  const { additional, ...rest } = patch
-  return { ...rest, ...(additional !== undefined ? { additional: JSON.stringify(additional) } : {}), updated_at: now }
+  const { additional, priority, ...rest } = patch
+  return {
+    ...rest,
+    ...(additional !== undefined ? { additional: JSON.stringify(additional) } : {}),
+    ...(priority !== undefined ? { priority: priorityRank(priority) } : {}),
+    updated_at: now
+  }
 }
 
 export interface CommentRow {

@@ -17,6 +17,7 @@ const Agents = lazy(async () => await import('./screens/Agents.js'))
 const Categories = lazy(async () => await import('./screens/Categories.js'))
 const Fields = lazy(async () => await import('./screens/Fields.js'))
 const CannedResponses = lazy(async () => await import('./screens/CannedResponses.js'))
+const Macros = lazy(async () => await import('./screens/Macros.js'))
 const KnowledgeBase = lazy(async () => await import('./screens/KnowledgeBase.js'))
 const Imports = lazy(async () => await import('./screens/Imports.js'))
 const Notifications = lazy(async () => await import('./screens/Notifications.js'))
@@ -93,6 +94,7 @@ function Routes () {
         {user.type === 'admin' ? <Route path="/categories"><Categories /></Route> : null}
         {user.type === 'admin' ? <Route path="/fields"><Fields /></Route> : null}
         {isStaff ? <Route path="/canned-responses"><CannedResponses /></Route> : null}
+        {isStaff ? <Route path="/macros"><Macros /></Route> : null}
         {can('manage_articles') ? <Route path="/knowledge-base"><KnowledgeBase /></Route> : null}
         {user.type === 'admin' ? <Route path="/imports"><Imports /></Route> : null}
         <Route><NotFound /></Route>

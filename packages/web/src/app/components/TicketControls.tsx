@@ -7,8 +7,9 @@ import { loadAgents } from '../data.js'
 import { Field, ErrorBanner, StatusMessage, personName } from './ui.js'
 import { t } from '../../messages/index.js'
 import type { Category, Ticket } from '../types.js'
+import { PRIORITIES, priorityLabel, TagEditor } from './TicketLabels.js'
 
-/** Status, category, privacy and assignment of a ticket, for staff; each control shows only with the right to use it. */
+/** Status, priority, tags, category, privacy and assignment of a ticket, for staff; each control shows only with the right to use it. */
 export function TicketControls ({ ticket, categories, onChanged }: { ticket: Ticket, categories: Category[], onChanged: () => void }) {
   const { user, can } = useSession()
   const [, navigate] = useLocation()
@@ -30,6 +31,9 @@ export function TicketControls ({ ticket, categories, onChanged }: { ticket: Tic
         { value: '2', label: t('ticket.status.pending') },
         { value: '3', label: t('ticket.status.closed') }
       ]} />
+      <Field label={t('ticket.priority')} name="priority" value={ticket.priority} onValue={(value) => { void change.run(async () => await api.post(`/tickets/${ticket.id}`, { priority: value })) }}
+        options={PRIORITIES.map((p) => ({ value: p, label: priorityLabel(p) }))} />
+      <TagEditor tags={ticket.tags ?? []} onSave={(names) => { void change.run(async () => await api.post(`/tickets/${ticket.id}`, { tags: names })) }} />
       <Field label={t('ticket.category')} name="category" value={String(ticket.category_id)} onValue={(value) => { void change.run(async () => await api.post(`/tickets/${ticket.id}`, { category: Number(value) })) }}
         options={categories.map((c) => ({ value: String(c.id), label: c.name }))} />
       <Field label={t('ticket.visibility')} name="privacy" value={ticket.private ? 'private' : 'public'}

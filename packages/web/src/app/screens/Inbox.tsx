@@ -11,6 +11,7 @@ import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
 import { SlaBadge } from '../components/SlaBadge.js'
 import { breachingSoonFilter, SLA_VIEWS } from './inbox-sla-view.js'
+import { PriorityBadge, PRIORITIES, priorityLabel, TagChips } from '../components/TicketLabels.js'
 
 const PER_PAGE = 25
 
@@ -22,6 +23,9 @@ export default function Inbox () {
   const [status, setStatus] = useState('1,2')
   const [category, setCategory] = useState('')
   const [assigned, setAssigned] = useState('')
+  const [priority, setPriority] = useState('')
+  const [tag, setTag] = useState('')
+  const [appliedTag, setAppliedTag] = useState('')
   const [sort, setSort] = useState('-updated_at')
   const [view, setView] = useState('')
   // Cursor paging: the cursors of the pages before this one, so "Previous" needs no prev_cursor arithmetic.
@@ -32,20 +36,22 @@ export default function Inbox () {
 
   const categories = useAsync(async () => await loadCategories(), [])
   const tickets = useAsync(async () => await api.get<Page<Ticket>>('/tickets', {
-    include: ['user', 'category', 'agent', 'last_read_by_me', 'replies-count'],
+    include: ['user', 'category', 'agent', 'last_read_by_me', 'replies-count', 'tags'],
     sort: view === 'breaching' ? 'sla_next_due_at' : sort,
     filter: {
       ...(view === 'breaching' ? breachingSoonFilter() : {}),
       status,
       categories: category,
       agents: assigned === 'me' ? user?.id : assigned === 'none' ? 0 : undefined,
-      search: appliedSearch
+      search: appliedSearch,
+      priority,
+      tags: appliedTag
     },
     per_page: PER_PAGE,
     cursor
-  }), [status, category, assigned, sort, appliedSearch, cursor, view])
+  }), [status, category, assigned, priority, sort, appliedSearch, appliedTag, cursor, view])
 
-  useEffect(() => { setCursors(['']) }, [status, category, assigned, sort, appliedSearch, view])
+  useEffect(() => { setCursors(['']) }, [status, category, assigned, priority, sort, appliedSearch, appliedTag, view])
   useEffect(() => { setSelected(0) }, [tickets.data])
 
   const rows = tickets.data?.data ?? []
@@ -77,7 +83,7 @@ export default function Inbox () {
     <section aria-labelledby="inbox-title">
       <PageHeader title={t('inbox.title')} />
       {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the landmark every screen reader knows; a <search> wrapper would change the page's markup */}
-      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()) }}>
+      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()); setAppliedTag(tag.trim().toLowerCase()) }}>
         <Field label={t('inbox.search')} name="search" type="search" value={search} onValue={setSearch} />
         <Field label={t('inbox.view')} name="view" value={view} onValue={setView} options={SLA_VIEWS()} />
         <Field label={t('inbox.status')} name="status" value={status} onValue={setStatus} options={[
@@ -93,12 +99,19 @@ export default function Inbox () {
           { value: 'me', label: t('inbox.assigned.me') },
           { value: 'none', label: t('inbox.assigned.none') }
         ]} />
+        <Field label={t('inbox.priority')} name="priority" value={priority} onValue={setPriority} options={[
+          { value: '', label: t('inbox.priority.any') },
+          { value: 'high,urgent', label: t('inbox.priority.highUrgent') },
+          ...PRIORITIES.map((p) => ({ value: p, label: priorityLabel(p) }))
+        ]} />
+        <Field label={t('inbox.tag')} name="tag" value={tag} onValue={setTag} />
         <Field label={t('inbox.sort')} name="sort" value={sort} onValue={setSort} options={[
           { value: '-updated_at', label: t('inbox.sort.updated') },
           { value: '-created_at', label: t('inbox.sort.newest') },
           { value: 'created_at', label: t('inbox.sort.oldest') },
           { value: 'title', label: t('inbox.sort.title') },
-          { value: 'sla_next_due_at', label: t('inbox.sort.due') }
+          { value: 'sla_next_due_at', label: t('inbox.sort.due') },
+          { value: '-priority,-updated_at', label: t('inbox.sort.priority') }
         ]} />
         <button type="submit">{t('inbox.searchButton')}</button>
       </form>
@@ -113,6 +126,7 @@ export default function Inbox () {
                 <th scope="col">{t('inbox.col.ticket')}</th>
                 <th scope="col">{t('inbox.col.customer')}</th>
                 <th scope="col">{t('inbox.col.status')}</th>
+                <th scope="col">{t('inbox.col.priority')}</th>
                 <th scope="col">{t('inbox.col.category')}</th>
                 <th scope="col">{t('inbox.col.agent')}</th>
                 <th scope="col">{t('inbox.col.updated')}</th>
@@ -130,9 +144,11 @@ export default function Inbox () {
                         #{ticket.id} {ticket.title}
                       </Link>
                       {ticket.replies_count !== undefined ? <span class="muted"> · {t('inbox.replies', { count: ticket.replies_count })}</span> : null}
+                      <TagChips tags={ticket.tags} />
                     </td>
                     <td data-label={t('inbox.col.customer')}>{personName(ticket.user)}</td>
                     <td data-label={t('inbox.col.status')}><StatusBadge status={ticket.status} /></td>
+                    <td data-label={t('inbox.col.priority')}><PriorityBadge priority={ticket.priority} /></td>
                     <td data-label={t('inbox.col.category')}>{ticket.category?.name ?? ''}</td>
                     <td data-label={t('inbox.col.agent')}>{ticket.agent !== null && ticket.agent !== undefined ? personName(ticket.agent) : <span class="muted">{t('inbox.unassigned')}</span>}</td>
                     <td data-label={t('inbox.col.updated')}><DateTime value={ticket.updated_at} /></td>

@@ -11,6 +11,8 @@ import { ErrorBanner, Loading, StatusBadge, DateTime, personName } from '../comp
 import { AttachmentList } from '../components/Attachments.js'
 import { Composer } from '../components/Composer.js'
 import { TicketControls } from '../components/TicketControls.js'
+import { PriorityBadge } from '../components/TicketLabels.js'
+import { MacroPicker } from '../components/MacroPicker.js'
 import { CustomerPanel } from '../components/CustomerPanel.js'
 import { ReplyPrivacy } from '../components/ReplyPrivacy.js'
 import { TicketPrivacy } from '../components/TicketPrivacy.js'
@@ -40,7 +42,7 @@ function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: 
 export default function TicketView ({ id }: { id: number }) {
   const { user, isStaff, can } = useSession()
   const [focusComposer] = useState(() => takeComposerFocus(id))
-  const ticket = useAsync(async () => (await api.get<{ data: Ticket }>(`/tickets/${id}`, { include: ['user', 'category', 'agent', 'attachments', 'satisfaction'] })).data, [id])
+  const ticket = useAsync(async () => (await api.get<{ data: Ticket }>(`/tickets/${id}`, { include: ['user', 'category', 'agent', 'attachments', 'satisfaction', 'tags'] })).data, [id])
   const comments = useAsync(async () => (await api.get<Page<Comment>>(`/tickets/${id}/comments`, { include: ['user', 'attachments'], per_page: 100 })).data, [id])
   const history = useAsync(async () => (await api.get<Page<HistoryEntry>>(`/tickets/${id}/history`, { include: ['user'], per_page: 100 })).data, [id])
   const categories = useAsync(async () => await loadCategories(), [])
@@ -89,7 +91,7 @@ export default function TicketView ({ id }: { id: number }) {
         <h1 id="ticket-title">#{current.id} {current.title}</h1>
         <p class="ticket-meta">
           <StatusBadge status={current.status} />
-          {isStaff ? <> <SlaBadge ticket={current} /></> : null}
+          {isStaff ? <> <SlaBadge ticket={current} />{' '}<PriorityBadge priority={current.priority} /></> : null}
           {' '}{current.category?.name ?? ''}
           {' · '}{t('ticket.openedBy', { name: personName(current.user) })}{' · '}<DateTime value={current.created_at} />
         </p>
@@ -126,6 +128,7 @@ export default function TicketView ({ id }: { id: number }) {
       {isStaff
         ? (
           <aside class="ticket-side" aria-label={t('ticket.sidebar')}>
+            <MacroPicker ticketId={current.id} onApplied={refresh} />
             <TicketControls ticket={current} categories={categories.data ?? []} onChanged={refresh} />
             {can('manage_customers') ? <CustomerPanel customerId={current.user_id} /> : null}
           </aside>
