@@ -478,7 +478,14 @@ export const en = {
   'notification.Tickets.TicketCreatedByAgent': 'Ticket created on a customer’s behalf',
   'notification.Customers.NoteAdded': 'Customer note added',
   'notification.Import.ImportCompletedSuccessfully': 'Import completed',
-  'notification.Import.ImportFailed': 'Import failed'
+  'notification.Import.ImportFailed': 'Import failed',
+
+  'assign.unassigned': 'Unassigned',
+  'assign.hint': 'The staff of this ticket\'s category.',
+  'agents.allCategories': 'Covers all categories (present and future)',
+  'agents.allCategoriesHint': 'Sees every ticket and can be assigned any; new categories are theirs without a change here.',
+  'categories.agents': 'Agents who get this category',
+  'categories.agentsHint': 'Agents covering all categories get it anyway.'
 } as const
 
 export type MessageKey = keyof typeof en
