@@ -264,7 +264,6 @@ export const en = {
   'ticket.private': 'Private',
   'ticket.public': 'Public',
   'ticket.assignee': 'Assigned agent',
-  'ticket.assignToMe': 'Assign to me',
   'ticket.delete': 'Delete ticket',
   'ticket.properties': 'Ticket details',
   'ticket.sidebar': 'Ticket details and customer',
@@ -485,7 +484,10 @@ export const en = {
   'agents.allCategories': 'Covers all categories (present and future)',
   'agents.allCategoriesHint': 'Sees every ticket and can be assigned any; new categories are theirs without a change here.',
   'categories.agents': 'Agents who get this category',
-  'categories.agentsHint': 'Agents covering all categories get it anyway.'
+  'categories.agentsHint': 'Agents covering all categories get it anyway.',
+  'kb.preview': 'Preview',
+  'kb.viewPublished': 'View the published page',
+  'kb.previewUnpublished': 'Drafts have no public page yet.'
 } as const
 
 export type MessageKey = keyof typeof en
