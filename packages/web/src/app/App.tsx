@@ -1,6 +1,6 @@
 import { Router, Route, Switch } from 'wouter-preact'
 import { SessionProvider, useSession } from './session.js'
-import { Layout } from './components/Layout.js'
+import { PublicLayout } from './components/PublicLayout.js'
 import { Loading } from './components/ui.js'
 import { lazy } from './components/lazy.js'
 import { LoginScreen } from './screens/Login.js'
@@ -28,7 +28,7 @@ function Routes () {
   if (user === undefined) return <Loading label={t('session.checking')} />
   if (user === null) {
     return (
-      <Layout>
+      <PublicLayout>
         <Switch>
           <Route path="/register"><Register /></Route>
           <Route path="/forgot-password"><ForgotPassword /></Route>
@@ -39,7 +39,7 @@ function Routes () {
           <Route path="/satisfaction"><SatisfactionLink /></Route>
           <Route><LoginScreen /></Route>
         </Switch>
-      </Layout>
+      </PublicLayout>
     )
   }
   return <SignedIn />

@@ -487,7 +487,12 @@ export const en = {
   'categories.agentsHint': 'Agents covering all categories get it anyway.',
   'kb.preview': 'Preview',
   'kb.viewPublished': 'View the published page',
-  'kb.previewUnpublished': 'Drafts have no public page yet.'
+  'kb.previewUnpublished': 'Drafts have no public page yet.',
+  'validation.required': '{label} is required.',
+  'validation.tooLong': '{label} may be at most {max} characters.',
+  'validation.email': '{label} must be an email address.',
+  'validation.invalid': 'Choose a valid {label}.',
+  'validation.banner': 'Please correct the marked fields.'
 } as const
 
 export type MessageKey = keyof typeof en
