@@ -6,6 +6,7 @@ import { useSession } from '../session.js'
 import { loadCategories } from '../data.js'
 import { isUnread } from '../dates.js'
 import { requestComposerFocus } from '../intents.js'
+import { useUrlFilters } from '../url-filters.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName, Pager } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
@@ -15,12 +16,15 @@ const PER_PAGE = 25
 export default function Inbox () {
   const { user } = useSession()
   const [, navigate] = useLocation()
-  const [search, setSearch] = useState('')
-  const [appliedSearch, setAppliedSearch] = useState('')
-  const [status, setStatus] = useState('1,2')
-  const [category, setCategory] = useState('')
-  const [assigned, setAssigned] = useState('')
-  const [sort, setSort] = useState('-updated_at')
+  // Filters, sort and search live in the URL: shareable, and the back button returns to the previous ones.
+  const [filters, setFilter] = useUrlFilters({ status: '1,2', category: '', assigned: '', sort: '-updated_at', q: '' })
+  const { status, category, assigned, sort, q: appliedSearch } = filters
+  const [search, setSearch] = useState(appliedSearch)
+  useEffect(() => { setSearch(appliedSearch) }, [appliedSearch])
+  const setStatus = (value: string) => { setFilter('status', value) }
+  const setCategory = (value: string) => { setFilter('category', value) }
+  const setAssigned = (value: string) => { setFilter('assigned', value) }
+  const setSort = (value: string) => { setFilter('sort', value) }
   // Cursor paging: the cursors of the pages before this one, so "Previous" needs no prev_cursor arithmetic.
   const [cursors, setCursors] = useState<string[]>([''])
   const cursor = cursors[cursors.length - 1] ?? ''
@@ -73,7 +77,7 @@ export default function Inbox () {
     <section aria-labelledby="inbox-title">
       <PageHeader title={t('inbox.title')} />
       {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the landmark every screen reader knows; a <search> wrapper would change the page's markup */}
-      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()) }}>
+      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setFilter('q', search.trim()) }}>
         <Field label={t('inbox.search')} name="search" type="search" value={search} onValue={setSearch} />
         <Field label={t('inbox.status')} name="status" value={status} onValue={setStatus} options={[
           { value: '1,2', label: t('inbox.status.active') },
