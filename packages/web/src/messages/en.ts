@@ -65,6 +65,12 @@ export const en = {
   'help.reply': 'Reply to the selected ticket (or to the open one)',
   'help.search': 'Search tickets',
   'help.help': 'Show this help',
+  'help.inInbox': 'In the inbox',
+  'help.onTicket': 'On a ticket',
+  'help.nextTicket': 'Next / previous ticket of the inbox',
+  'help.status': 'Change the status',
+  'help.assign': 'Assign',
+  'help.replyNote': 'Write a reply / an internal note',
   'help.close': 'Close this panel',
 
   'login.title': 'Log in',

@@ -7,6 +7,7 @@ import { loadCategories } from '../data.js'
 import { isUnread } from '../dates.js'
 import { requestComposerFocus } from '../intents.js'
 import { useUrlFilters } from '../url-filters.js'
+import { rememberInboxOrder } from '../ticket-order.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName, Pager } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
@@ -49,6 +50,8 @@ export default function Inbox () {
   useEffect(() => { setSelected(0) }, [tickets.data])
 
   const rows = tickets.data?.data ?? []
+  // The ticket page steps through this list (`j` / `k`).
+  useEffect(() => { if (tickets.data !== undefined) rememberInboxOrder(tickets.data.data.map((ticket) => ticket.id)) }, [tickets.data])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
