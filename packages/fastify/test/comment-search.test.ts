@@ -49,5 +49,29 @@ eachDialect((dialect) => {
       assert.deepEqual(await search(h, d.agent.token, 'qq42lambda'), [])
       assert.deepEqual(await search(h, d.agent.token, 'printer'), [ticket.id], 'the ticket\'s own words stay')
     })
+
+    it('finds the comments of imported tickets, written with them in one pass', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const [imported, bare] = await h.helpdesk.tickets.importMany([
+        {
+          user_id: d.alice.user.id,
+          category_id: d.billing,
+          title: 'Imported',
+          body: 'From the old desk.',
+          private: false,
+          comments: [
+            { user_id: d.agent.user.id, body: '<p>Reboot the quokkaserver.</p>', type: 1 },
+            { user_id: d.agent.user.id, body: '<p>Legacy wombatnote.</p>', type: 2 }
+          ]
+        },
+        { user_id: d.bob.user.id, category_id: d.billing, title: 'Without comments', body: 'Plain platypusbody.' }
+      ])
+      assert.deepEqual(await search(h, d.admin.token, 'quokkaserver'), [imported])
+      assert.deepEqual(await search(h, d.admin.token, 'wombatnote'), [imported])
+      assert.deepEqual(await search(h, d.bob.token, 'quokkaserver'), [imported], 'a public reply of a public ticket')
+      assert.deepEqual(await search(h, d.bob.token, 'wombatnote'), [])
+      assert.deepEqual(await search(h, d.admin.token, 'platypusbody'), [bare], 'a ticket without comments is indexed too')
+    })
   })
 })
