@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { buildApp, eachDialect } from './helpers.js'
 import { expectStatus } from './http-assertions.js'
-import { desk, grant, postTicket } from './ticket-fixtures.js'
+import { desk, grant, postTicket, settle } from './ticket-fixtures.js'
 
 /** Issue 35: assigning to colleagues of the ticket's category, unassigning, agents covering all categories. */
 eachDialect((dialect) => {
@@ -56,6 +56,10 @@ eachDialect((dialect) => {
       // A category created afterwards is theirs too.
       const later = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/categories', token: d.admin.token, payload: { name: 'Later' } }), 201).data.id
       const ticket = await postTicket(h, d.alice.token, { category: later })
+      // ...and they are told of its tickets, as the category's agents are.
+      await settle()
+      const told = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/notifications', token: lead.token }), 200).data as any[]
+      assert.ok(told.some((n) => n.type === 'Tickets.TicketCreated' && n.data.ticket.id === ticket.id), JSON.stringify(told))
       expectStatus(await h.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.id}`, token: lead.token }), 200)
       const listed = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/tickets', token: lead.token }), 200).data as any[]
       assert.ok(listed.some((x) => x.id === ticket.id))
