@@ -139,7 +139,6 @@ export async function down (knex: Knex): Promise<void> {
     await knex.raw('drop trigger if exists tickets_staff_search_delete')
     await knex.raw('drop table if exists tickets_staff_search')
   }
-  await knex.schema.alterTable('users', (t) => {
-    t.dropColumn('all_categories')
-  })
+  // A plain DROP COLUMN: knex would rebuild `users` on SQLite, and dropping it would cascade to every ticket.
+  await knex.raw('alter table users drop column all_categories')
 }
