@@ -6,6 +6,7 @@ import helpdeskPlugin, { buildHelpdesk, frameworkErrors, openapiOptions, type He
 import helpdeskWeb, { type HelpdeskWebOptions } from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
+import { installCompression } from './compression.js'
 
 /** Where `helpdesk serve` shows Swagger UI (and `/docs/json`, the OpenAPI document). */
 export const DOCS_PATH = '/docs'
@@ -81,6 +82,8 @@ export async function buildServer (
     void reply.header('x-content-type-options', 'nosniff')
     done(null, payload)
   })
+  // Before any route: JSON, HTML, CSS and JavaScript answers above a kilobyte go out as Brotli or gzip.
+  await installCompression(app)
   // Registered at the root so Swagger UI lists every route the plugin adds.
   await app.register(swagger, openapiOptions(config.plugin.prefix))
   installDocs(app)

@@ -72,6 +72,8 @@ for (const dialect of testDialects()) {
       assert.equal(tickets.total, 12)
       for (const status of [1, 2, 3]) assert.ok(tickets.items.some((x) => x.status === status), `a ticket of status ${status}`)
       assert.ok(tickets.items.some((x) => x.assigned_agent_id === agent!.id) && tickets.items.some((x) => x.assigned_agent_id === null))
+      // The demo agent holds a real agent's permissions, so the console shows them the assign control.
+      assert.deepEqual(agent!.permissions, { view_all_tickets: false, manage_customers: true, manage_articles: true, assign_tickets: true, delete_tickets: false })
       assert.ok(tickets.items.some((x) => !x.private))
       assert.equal(tickets.items.filter((x) => Number(x.attachments_count) > 0).length, 1)
       assert.ok(tickets.items.some((x) => Object.keys(x.additional.fields ?? {}).length > 0), 'custom-field answers')

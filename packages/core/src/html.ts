@@ -70,6 +70,18 @@ export function plainText (html: string, max = 200): string {
 }
 
 /**
+ * A plain-text field as typed (a title, a name), in its stored and API form
+ * (CONTRACT §17): nothing is stripped or decoded — `Template shows <div>`
+ * stays those words — whitespace is collapsed and `<` and `>` are escaped as
+ * `&lt;`/`&gt;`, so the value never contains markup and shows as typed once a
+ * renderer turns them back (`displayText`) and escapes for its own output.
+ * Idempotent.
+ */
+export function plainTextInput (value: string): string {
+  return value.replace(/\s+/g, ' ').trim().replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+/**
  * A plain-text field as text to show: plain text keeps `<` and `>` escaped as
  * `&lt;`/`&gt;` (CONTRACT §17), so a renderer turns them back before escaping
  * the whole value for its own output (never insert the result unescaped).

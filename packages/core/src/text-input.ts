@@ -1,5 +1,5 @@
 import type { FieldErrors } from './errors.js'
-import { plainText, sanitizeBody } from './html.js'
+import { plainTextInput, sanitizeBody } from './html.js'
 
 /** A field's name as a person reads it (`first_name` -> `first name`). */
 export function fieldLabel (field: string): string {
@@ -27,11 +27,11 @@ export function optionalText (errors: FieldErrors, field: string, value: string 
 }
 
 /**
- * A plain-text field (a title, a name): tags stripped (their text kept), whitespace collapsed,
- * `<` and `>` kept escaped (html.ts `plainText`, CONTRACT §17); required, at most `max` characters.
+ * A plain-text field (a title, a name): text, never stripped — whitespace collapsed and `<`, `>`
+ * escaped (html.ts `plainTextInput`, CONTRACT §17); required, at most `max` characters as stored.
  */
 export function requiredPlainText (errors: FieldErrors, field: string, value: string, max: number): string {
-  const text = plainText(value, max + 1)
+  const text = plainTextInput(value)
   if (text === '') errors[field] = [`The ${fieldLabel(field)} field is required.`]
   else if (textLength(text) > max) errors[field] = [`The ${fieldLabel(field)} may not be greater than ${max} characters.`]
   return text
@@ -39,7 +39,7 @@ export function requiredPlainText (errors: FieldErrors, field: string, value: st
 
 /** An optional plain-text field, as `requiredPlainText`; null when blank. */
 export function optionalPlainText (errors: FieldErrors, field: string, value: string | null | undefined, max: number): string | null {
-  const text = plainText(value ?? '', max + 1)
+  const text = plainTextInput(value ?? '')
   if (textLength(text) > max) errors[field] = [`The ${fieldLabel(field)} may not be greater than ${max} characters.`]
   return text === '' ? null : text
 }

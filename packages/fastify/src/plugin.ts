@@ -16,6 +16,7 @@ import { installValidation } from './http/validator.js'
 import type { HelpdeskPluginOptions } from './options.js'
 import { helpdeskServices } from './services.js'
 import { agentRoutes } from './routes/agents/agent-routes.js'
+import { assignmentRoutes } from './routes/assignment/assignment-routes.js'
 import { collectionRoutes } from './routes/article-collections/collection-routes.js'
 import { articleRoutes } from './routes/articles/article-routes.js'
 import { authRoutes } from './routes/auth/auth-routes.js'
@@ -54,7 +55,8 @@ declare module 'fastify' {
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
-  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes]
+  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes,
+  assignmentRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

@@ -91,7 +91,7 @@ eachDialect((dialect) => {
       })
       assert.equal(created.length, byEmail.size, 'one event per customer')
       const owner = created.find((c) => c.email === 'ticket-owner@example.com')!
-      assert.equal((owner.event.payload.customer as { first_name: string }).first_name, 'Tina', 'the plain-text name rule')
+      assert.equal((owner.event.payload.customer as { first_name: string }).first_name, '&lt;b&gt;Tina&lt;/b&gt;', 'the plain-text name rule: kept as typed, never markup')
       const ticketCreated = (await h.store.eventLog.after(0, 1000)).find((e) => e.type === 'Tickets.TicketCreated' && e.ticket_id === ticket.id)!
       assert.ok(owner.event.id < ticketCreated.id, 'the customer is created in the ticket\'s transaction, before it')
       const bulk = created.filter((c) => c.email.startsWith('bulk'))

@@ -269,10 +269,10 @@ eachDialect((dialect) => {
       await d.smtp({ from: '"Ann <b>Bold</b> Lee" <ann@customers.test>', to: SUPPORT, subject: 'Hi', text: 'x' })
       await d.smtp({ from: '"Zed &lt;script&gt; Z" <zed@customers.test>', to: SUPPORT, subject: 'Hi', text: 'x' })
       const x = await d.h.store.users.findByEmail('x@customers.test')
-      assert.equal(x?.first_name, 'x')
-      assert.equal(x?.last_name, '')
+      // Names are text, as typed (issue 35): nothing stripped, `<` and `>` escaped, never markup.
+      assert.deepEqual([x?.first_name, x?.last_name], ['&lt;img', 'src=x onerror=alert(1)&gt;'])
       const ann = await d.h.store.users.findByEmail('ann@customers.test')
-      assert.deepEqual([ann?.first_name, ann?.last_name], ['Ann', 'Bold Lee'])
+      assert.deepEqual([ann?.first_name, ann?.last_name], ['Ann', '&lt;b&gt;Bold&lt;/b&gt; Lee'])
       const zed = await d.h.store.users.findByEmail('zed@customers.test')
       assert.ok(!/[<>]/.test(`${zed?.first_name} ${zed?.last_name}`), `${zed?.first_name} ${zed?.last_name}`)
     })

@@ -59,9 +59,9 @@ eachDialect((dialect) => {
       assert.deepEqual([first.ticket_id, first.resolution, first.rating, first.comment, first.user_id, first.agent_id, first.category_id, first.channel],
         [id, 1, 'good', null, d.alice.user.id, d.agent.user.id, d.billing, 'api'])
       const changed = expectStatus(await rate(h, d.alice, id, { rating: 'bad', comment: '  Took <b>a week</b>.  ' }), 200).data
-      assert.deepEqual([changed.rating, changed.comment, changed.created_at], ['bad', 'Took a week.', first.created_at])
+      assert.deepEqual([changed.rating, changed.comment, changed.created_at], ['bad', 'Took &lt;b&gt;a week&lt;/b&gt;.', first.created_at])
       // An absent comment keeps it; null removes it.
-      assert.equal(expectStatus(await rate(h, d.alice, id, { rating: 'good' }), 200).data.comment, 'Took a week.')
+      assert.equal(expectStatus(await rate(h, d.alice, id, { rating: 'good' }), 200).data.comment, 'Took &lt;b&gt;a week&lt;/b&gt;.')
       assert.equal(expectStatus(await rate(h, d.alice, id, { rating: 'good', comment: null }), 200).data.comment, null)
 
       // Staff see it on the ticket and may not rate; a reply reopens the ticket and freezes the rating.

@@ -12,7 +12,7 @@ import { createCustomerNoteRepository } from './repositories/customer-note-repos
 import { createNotificationRepository } from './repositories/notification-repository.js'
 import { createImportRepository } from './repositories/import-repository.js'
 import { ReadMarks } from './repositories/read-marks.js'
-import { ticketPublicSearchIndex, ticketSearchIndex } from './repositories/ticket-search.js'
+import { ticketPublicSearchIndex, ticketSearchIndex, ticketStaffSearchIndex } from './repositories/ticket-search.js'
 import type { RepositoryContext } from './repositories/repository-context.js'
 import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
@@ -184,6 +184,7 @@ export class KnexStore extends RepositoryFields implements Store {
   async optimize (): Promise<void> {
     await this.dialect.fullText.optimize(this.knex, ticketSearchIndex, ['users'])
     await this.dialect.fullText.optimize(this.knex, ticketPublicSearchIndex, [])
+    await this.dialect.fullText.optimize(this.knex, ticketStaffSearchIndex, [])
   }
 
   /** Applies pending migrations; returns the names applied. */

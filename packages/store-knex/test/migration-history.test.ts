@@ -91,6 +91,15 @@ for (const dialect of testDialects()) {
       assert.deepEqual(byOwner.items.map((i) => i.title).sort(), ['Cannot log in after password reset', 'Invoice shows the wrong VAT number'],
         'owner substrings found through the trigram index')
 
+      // 0027: the documents of old tickets hold their comments: a reply for everyone who reads it, a note for staff only.
+      const byReply = await store.tickets.list(all, query({ search: 'attached' }))
+      assert.deepEqual(byReply.items.map((i) => i.title), ['Invoice shows the wrong VAT number'], 'an old reply is found')
+      const byNote = await store.tickets.list(all, query({ search: 'accounting' }))
+      assert.deepEqual(byNote.items.map((i) => i.title), ['Invoice shows the wrong VAT number'], 'an old note is found by staff')
+      const owner = { tickets: { ownerOrPublic: before.customerId }, comments: { repliesFor: before.customerId }, viewerId: before.customerId }
+      assert.deepEqual((await store.tickets.list(owner, query({ search: 'attached' }))).items.map((i) => i.title), ['Invoice shows the wrong VAT number'])
+      assert.deepEqual((await store.tickets.list(owner, query({ search: 'accounting' }))).items, [], 'never by the owner')
+
       // 0030: a ticket closed before closings were counted has its first resolution, so its owner may rate it.
       const closed = everything.items.filter((i) => i.status === 3)
       assert.equal(closed.length, 1)

@@ -16,6 +16,9 @@ export const DEMO_ACCOUNTS = [
 
 export const DEMO_CATEGORIES = ['General', 'Billing', 'Technical support']
 
+/** The demo agent's permissions: those of a real agent (not `view_all_tickets` or `delete_tickets`, a lead's). */
+export const DEMO_AGENT_PERMISSIONS = { assign_tickets: true, manage_customers: true, manage_articles: true }
+
 export interface SeedOptions {
   database?: string
   json?: boolean
@@ -69,7 +72,8 @@ export function volumePlan (options: SeedOptions): VolumePlan | null {
  * attachment, custom fields, canned responses and knowledge-base articles
  * (`seedDemoContent`). With volume flags it generates realistic tickets,
  * customers, agents and comments from a seeded PRNG instead. The demo agent
- * is assigned to every category.
+ * is assigned to every category, with a real agent's permissions
+ * (`DEMO_AGENT_PERMISSIONS`).
  */
 export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
   const plan = volumePlan(options)
@@ -107,7 +111,11 @@ export async function seed (options: SeedOptions, io: CliIo): Promise<void> {
     }
     const agent = users.find((u) => u.account.role === 'agent')
     const agentCategories = [...new Set([...categoryIds, ...(volume?.categoryIds ?? [])])]
-    if (agent !== undefined) await helpdesk.agents.setCategories(CLI_ACTOR, agent.user.id, agentCategories)
+    if (agent !== undefined) {
+      await helpdesk.agents.setCategories(CLI_ACTOR, agent.user.id, agentCategories)
+      // What a working agent holds: assigning tickets (to themselves and colleagues), customers and articles.
+      await helpdesk.agents.updatePermissions(CLI_ACTOR, agent.user.id, DEMO_AGENT_PERMISSIONS)
+    }
     if (options.json === true) {
       io.out(JSON.stringify({
         accounts: DEMO_ACCOUNTS.map(({ role, email, password }) => ({ role, email, password })),

@@ -1,6 +1,7 @@
 import { audit } from '../audit/audit-log.js'
 import type { ServiceContext } from '../context.js'
-import { throwIfInvalid, unknownOrderErrors } from '../id-lists.js'
+import { distinct, throwIfInvalid, unknownIdErrors, unknownOrderErrors } from '../id-lists.js'
+import { isStaff } from '../users/user.js'
 import { NotFoundError, ValidationError } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
@@ -43,12 +44,22 @@ export class CategoryService {
     return { tickets: { ownerOrPublic: person.id }, knowledgeBase }
   }
 
-  async create (actor: ActorInput, input: CategoryInput): Promise<Category> {
+  /**
+   * Creates the category; `agents` (ids of agents) are given it in the same
+   * transaction (agents covering all categories have it anyway). An id that
+   * is not an agent's is a 422 on `agents.N`.
+   */
+  async create (actor: ActorInput, input: CategoryInput & { agents?: number[] }): Promise<Category> {
     ensure(canManageCategories(actor))
-    const clean = checkCategoryInput(input, false) as CategoryInput
+    const { agents = [], ...fields } = input
+    const clean = checkCategoryInput(fields, false) as CategoryInput
+    const agentIds = distinct(agents)
+    const staff = (await this.ctx.store.users.findMany(agentIds)).filter(isStaff).map((u) => u.id)
+    throwIfInvalid(unknownIdErrors('agents', agents, staff, 'The selected agent is invalid.'))
     return await this.ctx.store.transaction(async (tx) => {
       const order = await tx.categories.nextOrder()
       const category = await tx.categories.create({ ...clean, order })
+      await tx.users.addAgentsToCategory(category.id, agentIds)
       await audit(tx, actor, { action: 'category.created', subject_type: 'category', subject_id: category.id, after: category })
       return category
     })

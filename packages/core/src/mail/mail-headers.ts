@@ -1,3 +1,4 @@
+import { displayText } from '../html.js'
 import { createHash, randomBytes } from 'node:crypto'
 import { classifyReplyToken } from './reply-tokens.js'
 
@@ -52,7 +53,8 @@ export function baseSubject (subject: string): string {
 
 /** `[#123] Title` for the first mail of a ticket, `Re: [#123] Title` for the rest: stable, so clients keep one thread. */
 export function ticketSubject (ticketId: number, title: string, reply: boolean): string {
-  return `${reply ? 'Re: ' : ''}[#${ticketId}] ${baseSubject(title)}`
+  // The title is plain text (`&lt;` for `<`): a subject is text, shown as typed.
+  return `${reply ? 'Re: ' : ''}[#${ticketId}] ${baseSubject(displayText(title))}`
 }
 
 /** The ticket number of a `[#123]` tag in the subject, or null. */

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js'
 import { nowString } from '../context.js'
-import { plainText } from '../html.js'
+import { displayText, plainText } from '../html.js'
 import type { Attachment } from '../tickets/attachment.js'
 import { fullName, isStaff, type User } from '../users/user.js'
 import { REPLY_MARKER } from './inbound-rules.js'
@@ -71,9 +71,10 @@ export class OutboundMailService {
     // The ticket's page in the console: the staff view for staff, the portal for everyone else.
     const page = recipient !== undefined && isStaff(recipient as Pick<User, 'role'>) ? `/tickets/${ticket.id}` : `/portal/tickets/${ticket.id}`
     const values = this.values(
-      { id: ticket.id, title: ticket.title, url: consoleUrl(this.settings, page) },
-      { name: recipient !== undefined ? fullName(recipient) : row.recipient },
-      { name: author !== undefined ? fullName(author) : 'The help desk' },
+      // Plain-text fields (`&lt;` for `<`) as the text typed: the templates escape them for HTML.
+      { id: ticket.id, title: displayText(ticket.title), url: consoleUrl(this.settings, page) },
+      { name: recipient !== undefined ? displayText(fullName(recipient)) : row.recipient },
+      { name: author !== undefined ? displayText(fullName(author)) : 'The help desk' },
       body,
       links.map((l) => `${l.name}: ${l.url}`).join('\n'),
       links.length === 0 ? '' : `<ul>${links.map((l) => `<li><a href="${escapeAttr(l.url)}">${escapeAttr(l.name)}</a></li>`).join('')}</ul>`
@@ -92,7 +93,7 @@ export class OutboundMailService {
     const headers: Record<string, string> = {
       'Auto-Submitted': 'auto-generated',
       'X-Auto-Response-Suppress': 'All',
-      'Thread-Topic': ticket.title,
+      'Thread-Topic': displayText(ticket.title),
       'Thread-Index': threadIndex(thread.root_message_id, row.message_id),
       'X-Helpdesk-Ticket': String(ticket.id)
     }
@@ -108,7 +109,7 @@ export class OutboundMailService {
       from: this.settings.from,
       to: row.recipient,
       replyTo,
-      subject: row.subject ?? `[#${ticket.id}] ${ticket.title}`,
+      subject: row.subject ?? `[#${ticket.id}] ${displayText(ticket.title)}`,
       text,
       html,
       messageId: row.message_id,
@@ -142,7 +143,7 @@ export class OutboundMailService {
       recipient,
       author,
       body_html: bodyHtml,
-      body_text: plainText(bodyHtml.replace(/<br\s*\/?>/gi, '\n'), 100_000),
+      body_text: displayText(plainText(bodyHtml.replace(/<br\s*\/?>/gi, '\n'), 100_000)),
       links_html: linksHtml,
       links_text: linksText,
       unsubscribe_url: ''

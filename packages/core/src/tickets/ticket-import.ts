@@ -95,9 +95,6 @@ export async function importTickets (ctx: ServiceContext, tx: Store, items: Tick
     }
   })
   throwIfInvalid(errors)
-  const ids = await tx.tickets.createMany(tickets)
-  if (comments.length > 0) {
-    await tx.comments.createMany(comments.map(({ index, comment }) => ({ ...comment, ticket_id: ids[index]! })))
-  }
-  return ids
+  // Tickets and comments together: their search documents (which hold the comments) are written once.
+  return await tx.tickets.createMany(tickets, comments.map(({ index, comment }) => ({ ticket: index, comment })))
 }

@@ -53,7 +53,7 @@ export function commentVisibility (actor: User): CommentVisibility {
 export async function ticketScope (store: Store, actor: User): Promise<TicketScope> {
   let tickets: TicketVisibility
   if (!isStaff(actor)) tickets = { ownerOrPublic: actor.id }
-  else if (hasPermission(actor, 'view_all_tickets')) tickets = { all: true }
+  else if (hasPermission(actor, 'view_all_tickets') || coversAllCategories(actor)) tickets = { all: true }
   else tickets = { categoryIds: await rememberForActor(userOf(actor), 'categoryIds', async () => await store.users.categoryIds(actor.id)), assignedTo: actor.id }
   return { tickets, comments: commentVisibility(actor), viewerId: actor.id }
 }
@@ -112,6 +112,24 @@ export function canChangeTicketPrivacy (actor: User, ticket: Pick<Ticket, 'user_
 
 export function canAssignTickets (actor: ActorInput): boolean {
   return hasPermission(actor, 'assign_tickets')
+}
+
+/** Staff covering every category, present and future (an administrator's choice per agent). */
+export function coversAllCategories (user: Pick<User, 'role' | 'all_categories'>): boolean {
+  return isStaff(user) && user.all_categories === true
+}
+
+/**
+ * Whom a visible ticket may be assigned to (administrators, and agents with
+ * `assign_tickets`): the active staff of its category — administrators,
+ * agents covering all categories or seeing all tickets, and the agents of the
+ * category (`categoryStaff`, from `UserRepository.staffOfCategory`).
+ * Administrators may also assign any other active agent (who then sees the
+ * ticket because it is theirs).
+ */
+export function canAssignTo (actor: ActorInput, agent: Pick<User, 'id'>, categoryStaff: ReadonlyArray<Pick<User, 'id'>>): boolean {
+  if (!canAssignTickets(actor)) return false
+  return actsAsAdmin(actor) || categoryStaff.some((s) => s.id === agent.id)
 }
 
 export function canDeleteTickets (actor: ActorInput): boolean {

@@ -7,7 +7,7 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { ensure } from '../users/user-policy.js'
 import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
-import { isStaff, Role, UserStatus } from '../users/user.js'
+import { isStaff, Role, UserStatus, type PersonSummary } from '../users/user.js'
 import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
 import { removeFiles } from './attachment-service.js'
 import { checkFieldAnswers, checkPurchaseCode } from './ticket-fields.js'
@@ -16,7 +16,7 @@ import { importTickets, type TicketImport } from './ticket-import.js'
 import { checkedBody, checkedTitle, type TicketInput, type TicketUpdateInput } from './ticket-input.js'
 import { ownerUser, resolveTicketOwner, type TicketOwner } from './ticket-owner.js'
 import {
-  canAssignTickets, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
+  canAssignTickets, canAssignTo, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
 } from './ticket-policy.js'
 import { isTicketStatus, SLA_DUE_FIELDS, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
 import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
@@ -212,6 +212,9 @@ export class TicketService {
     ensure(canAssignTickets(actor))
     const agent = await this.ctx.store.users.findById(agentId)
     if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) throw ValidationError.field('agent', 'The selected agent is invalid.')
+    if (!canAssignTo(actor, agent, await this.ctx.store.users.staffOfCategory(ticket.category_id))) {
+      throw ValidationError.field('agent', 'The selected agent does not work in the ticket\'s category.')
+    }
     if (ticket.assigned_agent_id === agent.id) return ticket
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { assigned_agent_id: agent.id, agent_assigned_at: nowString(this.ctx) })
@@ -226,6 +229,29 @@ export class TicketService {
       await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['assigned_agent_id'] } satisfies TicketUpdatedEvent)
       return updated
     })
+  }
+
+  /** DELETE /tickets/{id}/agents: leaves the ticket unassigned; administrators and agents with `assign_tickets`. */
+  async unassign (caller: ActorInput, id: number): Promise<Ticket> {
+    const actor = requirePerson(caller)
+    const { ticket } = await this.visible(actor, id)
+    ensure(canAssignTickets(actor))
+    if (ticket.assigned_agent_id === null) return ticket
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const updated = await tx.tickets.update(id, { assigned_agent_id: null, agent_assigned_at: null })
+      if (updated === null) throw new NotFoundError('Ticket')
+      const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
+      await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['assigned_agent_id'] } satisfies TicketUpdatedEvent)
+      return updated
+    })
+  }
+
+  /** GET /tickets/{id}/assignees: whom the caller may assign the visible ticket to (the staff of its category). */
+  async assignees (caller: ActorInput, id: number): Promise<PersonSummary[]> {
+    const actor = requirePerson(caller)
+    const { ticket } = await this.visible(actor, id)
+    ensure(canAssignTickets(actor))
+    return await this.ctx.store.users.staffOfCategory(ticket.category_id)
   }
 
   /** Deletes the ticket with its comments, attachments (files too) and notifications: administrators and agents with `delete_tickets`. */

@@ -42,8 +42,13 @@ export interface TicketRepository {
   findById(id: number): Promise<Ticket | null>
   /** Inserts the ticket and its search document. */
   create(ticket: NewTicket): Promise<Ticket>
-  /** Inserts many (imports) in batches; returns their ids in input order. */
-  createMany(tickets: NewTicket[]): Promise<number[]>
+  /**
+   * Inserts many (imports) in batches, with their comments when given
+   * (`ticket` is the index of the comment's ticket in `tickets`): the search
+   * documents, which hold the comments, are written once. Returns the
+   * tickets' ids in input order.
+   */
+  createMany(tickets: NewTicket[], comments?: Array<{ ticket: number, comment: Omit<NewComment, 'ticket_id'> }>): Promise<number[]>
   /** Applies the patch, sets `updated_at` to now and refreshes the search document. Null when missing. */
   update(id: number, patch: TicketPatch): Promise<Ticket | null>
   /** Deletes the ticket with its comments, reads, attachment rows and search document. */

@@ -109,6 +109,23 @@ export class AgentService extends PersonService {
     })
   }
 
+  /** Whether the agent covers every category (administrators only). */
+  async allCategories (actor: ActorInput, id: number): Promise<boolean> {
+    return (await this.get(actor, id)).all_categories
+  }
+
+  /**
+   * Marks the agent as covering every category, present and future (or no
+   * longer): they see every ticket and may be assigned any. Administrators only.
+   */
+  async setAllCategories (actor: ActorInput, id: number, value: boolean): Promise<User> {
+    const agent = await this.get(actor, id)
+    if (agent.all_categories === value) return agent
+    const updated = await this.ctx.store.users.update(id, { all_categories: value })
+    if (updated === null) throw new NotFoundError('Agent')
+    return updated
+  }
+
   /**
    * Bulk creation (volume seeding): Active agents without permissions who
    * share one password hash (`maintenance.hashPassword`, or null for no usable

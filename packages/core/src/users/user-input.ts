@@ -1,6 +1,6 @@
 import { ValidationError, type FieldErrors } from '../errors.js'
 import type { ServiceContext } from '../context.js'
-import { plainText } from '../html.js'
+import { plainTextInput } from '../html.js'
 import { throwIfInvalid } from '../id-lists.js'
 import type { Store } from '../store.js'
 import type { NewUser, UserPatch } from './user-store.js'
@@ -32,11 +32,11 @@ export interface PersonPatchInput {
 }
 
 /**
- * A person's name as stored: plain text (CONTRACT §17: tags stripped, `<` and `>` kept escaped,
+ * A person's name as stored: plain text as typed (CONTRACT §17: `<` and `>` escaped, nothing stripped,
  * whitespace collapsed), so names shown to other people and in notifications never carry markup.
  */
 export function personName (value: string): string {
-  return plainText(value, LIMITS.name + 1)
+  return plainTextInput(value)
 }
 
 /** `personName` of a name that may be absent. */

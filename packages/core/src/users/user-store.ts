@@ -1,7 +1,7 @@
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
 import type {
-  NotificationSettings, Permissions, RoleNumber, User, UserStatusNumber
+  NotificationSettings, Permissions, PersonSummary, RoleNumber, User, UserStatusNumber
 } from './user.js'
 
 export interface NewUser {
@@ -19,7 +19,7 @@ export interface NewUser {
 
 export type UserPatch = Partial<Pick<User,
   'first_name' | 'last_name' | 'email' | 'company' | 'status' | 'marketplace_username' | 'timezone' |
-  'permissions' | 'notifications' | 'last_login_at'
+  'permissions' | 'notifications' | 'last_login_at' | 'all_categories'
 >> & { password_hash?: string | null }
 
 export type UserKind = 'customer' | 'agent'
@@ -47,7 +47,15 @@ export interface UserRepository {
   categoryIds(agentId: number): Promise<number[]>
   /** Replaces the agent's categories. */
   setCategories(agentId: number, categoryIds: number[]): Promise<void>
-  /** Ids of staff (admins, and agents of `categoryId` when given) for notifications. */
+  /** Adds the category to each of the agents (a category's creation). */
+  addAgentsToCategory(categoryId: number, agentIds: number[]): Promise<void>
+  /**
+   * The active staff of a category, whom its tickets may be assigned to:
+   * administrators, agents covering all categories or holding
+   * `view_all_tickets`, and the agents of the category. One query.
+   */
+  staffOfCategory(categoryId: number): Promise<PersonSummary[]>
+  /** Ids of staff (admins, and agents of `categoryId` — with those covering all categories — when given) for notifications. */
   staffIds(filter: { admins?: boolean, categoryId?: number, permission?: keyof Permissions }): Promise<number[]>
   /** The notification settings of those of `ids` that exist, in one query. */
   notificationSettingsOf(ids: number[]): Promise<Array<{ id: number, notifications: NotificationSettings }>>

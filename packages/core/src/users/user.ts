@@ -40,6 +40,8 @@ export interface User {
   marketplace_username: string | null
   timezone: string | null
   permissions: Permissions
+  /** Staff covering every category, present and future (migration 0027): they see and are assignable to every ticket. */
+  all_categories: boolean
   notifications: NotificationSettings
   last_login_at: DateTimeString | null
   created_at: DateTimeString

@@ -213,6 +213,8 @@ export const accessTable: AccessRow[] = [
   row('PATCH|POST|PUT /agents/:id/notifications', 'all', ADMIN_ONLY, ({ w }) => ({
     url: `/agents/${w.staffTarget.user.id}/notifications`, payload: { new_comment: true }
   })),
+  row('GET /agents/:id/coverage', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/coverage` })),
+  row('PUT|PATCH /agents/:id/coverage', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/coverage`, payload: { all_categories: false } })),
   row('GET /agents/:id/categories', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/categories` })),
   row('PUT /agents/:id/categories', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.staffTarget.user.id}/categories`, payload: { categories: [] } })),
 
@@ -344,6 +346,10 @@ export const accessTable: AccessRow[] = [
   row('PUT /tickets/:id/agents', 'category', [401, 403, 404, 404, 403, 200], async ({ w }) => ({
     url: `/tickets/${await w.fresh.ticket()}/agents`, payload: { agent: w.privileged.category.user.id }
   })),
+  row('DELETE /tickets/:id/agents', 'assign_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}/agents` })),
+  row('DELETE /tickets/:id/agents', 'category', [401, 403, 404, 404, 403, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}/agents` })),
+  row('GET /tickets/:id/assignees', 'assign_tickets', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/assignees` })),
+  row('GET /tickets/:id/assignees', 'category', [401, 403, 404, 404, 403, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/assignees` })),
   row('DELETE /tickets/:id', 'delete_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}` })),
   // History: the owner (public changes) and staff who see the ticket; another customer reading a public ticket gets 404.
   row('GET /tickets/:id/history', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/history` })),

@@ -103,7 +103,8 @@ function shapeFor (schema: JsonSchema, mutate: boolean, depth: number): fc.Arbit
     case 'integer': {
       const { min, max } = bounded(schema.minimum, schema.maximum, [-(2 ** 31), 2 ** 31 - 1])
       // Small ids hit the rows that exist; the edges test the bounds.
-      return fc.oneof(fc.integer({ min: Math.max(min, 1), max: Math.min(max, 40) }), fc.integer({ min, max }), fc.constantFrom(min, max))
+      const small = Math.max(min, 1) <= Math.min(max, 40) ? [fc.integer({ min: Math.max(min, 1), max: Math.min(max, 40) })] : []
+      return fc.oneof(...small, fc.integer({ min, max }), fc.constantFrom(min, max))
     }
     case 'number': return fc.double({ noNaN: true, noDefaultInfinity: true, ...bounded(schema.minimum, schema.maximum, [-1e12, 1e12]) })
     case 'boolean': return fc.boolean()

@@ -64,3 +64,8 @@ export function presentAgent (user: User, avatar: AvatarResolver): Static<typeof
   for (const c of counts) if (included[c] !== undefined) agent[c] = included[c]
   return agent as Static<typeof Agent>
 }
+
+/** `GET`/`PUT /agents/{id}/coverage`: whether an agent covers every category (issue 35). */
+export const AgentCoverage = Type.Object({
+  all_categories: Type.Boolean({ description: 'The agent covers every category, present and future: sees every ticket and may be assigned any.' })
+}, { additionalProperties: false, examples: [{ all_categories: true }] })

@@ -26,7 +26,13 @@ const writable = {
   purchase_verification: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]))
 }
 
-export const CategoryCreate = Type.Object(writable, { examples: [{ name: 'Billing' }, { name: 'Premium plugin', marketplace_item_id: 4711, purchase_verification: 1 }] })
+export const CategoryCreate = Type.Object({
+  ...writable,
+  agents: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), {
+    maxItems: 1000,
+    description: 'Agents given the new category (agents covering all categories have it anyway).'
+  }))
+}, { examples: [{ name: 'Billing', agents: [2, 5] }, { name: 'Premium plugin', marketplace_item_id: 4711, purchase_verification: 1 }] })
 export const CategoryUpdate = Type.Partial(Type.Object(writable), { description: 'Absent keys keep their value.', examples: [{ name: 'Invoices and billing' }] })
 
 /** A plain list of ids (positions 1, 2, 3...) or a map position -> id. */

@@ -9,6 +9,7 @@ import { attachmentsInclude } from './attachment-repository.js'
 import { peopleByIds } from './customer-note-repository.js'
 import { insertMany, insertRows, now, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
+import { indexTickets } from './ticket-search.js'
 
 type Item = WithIncludes<Comment>
 
@@ -60,20 +61,29 @@ export function createCommentRepository (ctx: RepositoryContext): CommentReposit
       const row = await comments().where('comments.id', id).first() as CommentRow | undefined
       return row === undefined ? null : commentFromRow(row)
     },
+    // The ticket's search documents hold its comments (replies; notes in staff's): rewritten with each change, in its transaction.
     async create (comment) {
       const row = rowFromNewComment(comment, now(ctx))
       const [id] = await insertRows(ctx, 'comments', [row], true)
+      await indexTickets(db, ctx.dialect, [row.ticket_id])
       return commentFromRow({ id: id as number, ...row })
     },
     async createMany (list) {
       const at = now(ctx)
-      return await insertMany(db, 'comments', list.map((c) => rowFromNewComment(c, at)), 200)
+      const ids = await insertMany(db, 'comments', list.map((c) => rowFromNewComment(c, at)), 200)
+      await indexTickets(db, ctx.dialect, [...new Set(list.map((c) => c.ticket_id))])
+      return ids
     },
     async update (id, patch) {
-      return await table.update(id, patch) ? await this.findById(id) : null
+      const updated = await table.update(id, patch) ? await this.findById(id) : null
+      if (updated !== null && ['body', 'private', 'type'].some((field) => field in patch)) await indexTickets(db, ctx.dialect, [updated.ticket_id])
+      return updated
     },
     async delete (id) {
-      return await table.delete(id)
+      const ticket = await db('comments').select('ticket_id').where('id', id).first() as { ticket_id: number } | undefined
+      const deleted = await table.delete(id)
+      if (deleted && ticket !== undefined) await indexTickets(db, ctx.dialect, [ticket.ticket_id])
+      return deleted
     },
     async list (ticket, visibility, query) {
       const base = comments().where('comments.ticket_id', ticket.id)

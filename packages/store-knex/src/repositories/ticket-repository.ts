@@ -7,7 +7,7 @@ import {
 import type { Dialect } from '../dialects/dialect.js'
 import { countInclude, loadIncludes, nullsLast, parseExact, relationInclude, type IncludeLoader, type ListMapping, type SortColumn } from '../list/list-mapping.js'
 import {
-  commentColumns, commentFromRow, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
+  commentColumns, commentFromRow, rowFromNewComment, rowFromNewTicket, rowFromTicketPatch, ticketColumns, ticketFromRow,
   type CommentRow, type TicketRow
 } from '../rows/ticket-rows.js'
 import { attachmentsInclude } from './attachment-repository.js'
@@ -170,9 +170,12 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       await indexTickets(db, dialect, [id])
       return ticketFromRow({ id, ...row })
     },
-    async createMany (list) {
+    async createMany (list, comments = []) {
       const at = now(ctx)
       const ids = await insertMany(db, 'tickets', list.map((t) => rowFromNewTicket(t, at)), 200)
+      if (comments.length > 0) {
+        await insertMany(db, 'comments', comments.map(({ ticket, comment }) => rowFromNewComment({ ...comment, ticket_id: ids[ticket]! }, at)), 200)
+      }
       await indexTickets(db, dialect, ids)
       return ids
     },

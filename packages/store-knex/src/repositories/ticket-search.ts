@@ -1,26 +1,30 @@
 import type { Knex } from 'knex'
-import { plainText, type TicketAdditional, type TicketVisibility } from '@helpdesk/core'
+import { CommentType, plainText, type TicketAdditional, type TicketVisibility } from '@helpdesk/core'
 import { containsPattern, type Dialect } from '../dialects/dialect.js'
 import { batches, documentWords, fullTextQuery, type FullTextIndex } from '../dialects/full-text.js'
 import { limitTo, type PartialFilter } from '../list/list-mapping.js'
-import { parseJson } from '../rows/row-values.js'
+import { bool, parseJson } from '../rows/row-values.js'
 
 /**
  * Tickets' full-text search (`filter[search]`): a ticket matches when the
- * search is its id, when its document (title, body text, purchase code, and
- * its owner's first and last name, email and marketplace username) has every
+ * search is its id, when its document (title, body text, purchase code, its
+ * owner's first and last name, email and marketplace username, and its
+ * replies; staff's document also its internal notes) has every
  * term (the last word of each as a prefix), or when the search (three
  * characters or more) is a substring of one of those owner fields.
  *
  * The purchase code, email and marketplace username may match only for staff
  * and the ticket's owner (CONTRACT §17): a customer searching another
  * customer's public ticket matches a second, public document (title, body
- * text, owner's names) and the owner's names only. Both documents are
- * rewritten in the transaction of every change to what they hold.
+ * text, owner's names, public replies) and the owner's names only. The
+ * documents are rewritten in the transaction of every change to what they
+ * hold (a comment's too).
  */
 export const ticketSearchIndex: FullTextIndex = { table: 'tickets' }
 /** The document without the owner-only fields. */
 export const ticketPublicSearchIndex: FullTextIndex = { table: 'tickets', document: 'public' }
+/** Staff's document: the full one and the internal notes (migration 0027). */
+export const ticketStaffSearchIndex: FullTextIndex = { table: 'tickets', document: 'staff' }
 
 /** The owner's fields in the document, also matched as substrings. */
 export const ownerSearchColumns = ['first_name', 'last_name', 'email', 'marketplace_username'] as const
@@ -49,28 +53,66 @@ interface DocumentSource {
 
 /** Ticket bodies are indexed whole, as plain text. */
 const BODY_TEXT_MAX = 1_000_000
+/** A comment's text indexed (a very long thread stays within what a document may hold). */
+const COMMENT_TEXT_MAX = 100_000
+/** The words of a ticket's comments, per document, at most (the first ones). */
+const COMMENT_WORDS_MAX = 100_000
 
-function documentsOf (row: DocumentSource): { full: string[], public: string[] } {
+/** A ticket's comments as its documents hold them: replies (public and private), public replies, notes. */
+interface CommentWords { replies: string[], publicReplies: string[], notes: string[] }
+
+/**
+ * The documents of a ticket (issue 35: with its comments):
+ * - full (staff and, on their own tickets, the owner): title, body, purchase code, owner, and every reply;
+ * - public (customers, on public tickets): title, body, owner's names, and the public replies;
+ * - staff: the full document and the internal notes.
+ */
+function documentsOf (row: DocumentSource, comments: CommentWords | undefined): { full: string[], public: string[], staff: string[] } {
   const additional = parseJson<TicketAdditional>(row.additional, {})
   const purchaseCode = typeof additional.purchase_code === 'string' ? additional.purchase_code : ''
   const body = plainText(row.body, BODY_TEXT_MAX)
+  const full = [...documentWords([row.title, body, purchaseCode, row.first_name, row.last_name, row.email, row.marketplace_username ?? ''].join(' ')), ...comments?.replies ?? []]
   return {
-    full: documentWords([row.title, body, purchaseCode, row.first_name, row.last_name, row.email, row.marketplace_username ?? ''].join(' ')),
-    public: documentWords([row.title, body, row.first_name, row.last_name].join(' '))
+    full,
+    public: [...documentWords([row.title, body, row.first_name, row.last_name].join(' ')), ...comments?.publicReplies ?? []],
+    staff: [...full, ...comments?.notes ?? []]
   }
 }
 
-/** Rebuilds both search documents of these tickets: one read and one write per batch (two on SQLite, one per index). */
+/** The comments' words of these tickets, in the order written: one read. */
+async function commentWordsOf (db: Knex, ids: readonly number[]): Promise<Map<number, CommentWords>> {
+  const rows = await db('comments').select('ticket_id', 'type', 'private', 'body')
+    .whereIn('ticket_id', ids).orderBy([{ column: 'ticket_id' }, { column: 'id' }]) as Array<{ ticket_id: number, type: number, private: number | boolean, body: string }>
+  const byTicket = new Map<number, CommentWords>()
+  for (const row of rows) {
+    const ticket = Number(row.ticket_id)
+    let words = byTicket.get(ticket)
+    if (words === undefined) byTicket.set(ticket, words = { replies: [], publicReplies: [], notes: [] })
+    const text = documentWords(plainText(row.body, COMMENT_TEXT_MAX))
+    const add = (list: string[]) => { if (list.length < COMMENT_WORDS_MAX) list.push(...text.slice(0, COMMENT_WORDS_MAX - list.length)) }
+    if (row.type === CommentType.Note) add(words.notes)
+    else {
+      add(words.replies)
+      if (!bool(row.private)) add(words.publicReplies)
+    }
+  }
+  return byTicket
+}
+
+/** Rebuilds the three search documents of these tickets: two reads and one write per batch (three on SQLite, one per index). */
 export async function indexTickets (db: Knex, dialect: Dialect, ids: readonly number[]): Promise<void> {
   for (const batch of batches(ids)) {
-    const rows = await db('tickets')
-      .join('users', 'users.id', 'tickets.user_id')
-      .select('tickets.id', 'tickets.title', 'tickets.body', 'tickets.additional',
-        ...ownerSearchColumns.map((c) => `users.${c}`))
-      .whereIn('tickets.id', batch) as DocumentSource[]
-    await dialect.fullText.write(db, [ticketSearchIndex, ticketPublicSearchIndex], rows.map((row) => {
-      const documents = documentsOf(row)
-      return { id: row.id, words: [documents.full, documents.public] }
+    const [rows, comments] = await Promise.all([
+      db('tickets')
+        .join('users', 'users.id', 'tickets.user_id')
+        .select('tickets.id', 'tickets.title', 'tickets.body', 'tickets.additional',
+          ...ownerSearchColumns.map((c) => `users.${c}`))
+        .whereIn('tickets.id', batch) as Promise<DocumentSource[]>,
+      commentWordsOf(db, batch)
+    ])
+    await dialect.fullText.write(db, [ticketSearchIndex, ticketPublicSearchIndex, ticketStaffSearchIndex], rows.map((row) => {
+      const documents = documentsOf(row, comments.get(Number(row.id)))
+      return { id: row.id, words: [documents.full, documents.public, documents.staff] }
     }))
   }
 }
@@ -154,10 +196,12 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
   const id = /^#?(\d{1,9})$/.exec(search)?.[1]
   const phrases = fullTextQuery(search)
   const viewer = 'ownerOrPublic' in visibility ? visibility.ownerOrPublic : null
+  // Staff search their document (replies and notes); a customer the full one on their own tickets (replies, no notes).
+  const ownIndex = viewer === null ? ticketStaffSearchIndex : ticketSearchIndex
   const [compiled, compiledPublic] = phrases.length === 0
     ? [null, null]
     : await Promise.all([
-      fullText.compile(db, ticketSearchIndex, phrases),
+      fullText.compile(db, ownIndex, phrases),
       viewer === null ? null : fullText.compile(db, ticketPublicSearchIndex, phrases)
     ])
   const owner = [...search].length >= fullText.substringMinLength ? search : null
@@ -171,7 +215,7 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
     return documents
   }
   const nameColumns = viewer === null ? ownerSearchColumns : publicOwnerSearchColumns
-  const ownDocuments = matchingIds(ticketSearchIndex, compiled, viewer === null ? undefined : (qb) => { void qb.where('tickets.user_id', viewer) })
+  const ownDocuments = matchingIds(ownIndex, compiled, viewer === null ? undefined : (qb) => { void qb.where('tickets.user_id', viewer) })
   const publicDocuments = viewer === null ? null : matchingIds(ticketPublicSearchIndex, compiledPublic, (qb) => { void qb.where('tickets.private', false) })
 
   // Independent reads: one statement where each would be a round trip (PostgreSQL), else each on its own.
@@ -214,7 +258,7 @@ export async function planTicketSearch (db: Knex, dialect: Dialect, text: string
     matches: (qb) => {
       void qb.where((w) => {
         if (viewer === null) {
-          if (compiled !== null) void w.orWhere(fullText.rowMatches(db, ticketSearchIndex, compiled, 'tickets.id'))
+          if (compiled !== null) void w.orWhere(fullText.rowMatches(db, ticketStaffSearchIndex, compiled, 'tickets.id'))
         } else {
           if (compiled !== null) void w.orWhere((own) => { void own.where('tickets.user_id', viewer).andWhere(fullText.rowMatches(db, ticketSearchIndex, compiled, 'tickets.id')) })
           if (compiledPublic !== null) void w.orWhere((open) => { void open.where('tickets.private', false).andWhere(fullText.rowMatches(db, ticketPublicSearchIndex, compiledPublic, 'tickets.id')) })

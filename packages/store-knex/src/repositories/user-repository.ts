@@ -1,11 +1,11 @@
 import type { Knex } from 'knex'
 import {
-  agentList, customerList, Role,
+  agentList, customerList, Role, UserStatus,
   type ListQuery, type NewUser, type NotificationSettings, type Page, type User, type UserKind,
   type UserPatch, type UserRepository, type WithIncludes
 } from '@helpdesk/core'
 import { countInclude, listPage, viewOne, type ListMapping } from '../list/list-mapping.js'
-import { rowFromNewUser, rowFromUserPatch, userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
+import { personColumns, personFromRow, rowFromNewUser, rowFromUserPatch, userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
 import { withAuthRevisionBump } from './auth-revision.js'
 import { insertId, insertMany, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 import { reindexTicketsOfOwner } from './ticket-search.js'
@@ -125,6 +125,25 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
         }
       })
     },
+    async addAgentsToCategory (categoryId, agentIds) {
+      if (agentIds.length === 0) return
+      await withAuthRevisionBump(db, ctx.dialect, async (trx) => {
+        await trx('agent_categories').insert(agentIds.map((id) => ({ user_id: id, category_id: categoryId })))
+      })
+    },
+    async staffOfCategory (categoryId) {
+      const rows = await db('users').select(personColumns)
+        .whereIn('users.role', [Role.Admin, Role.Agent])
+        .whereNot('users.status', UserStatus.Banned)
+        .where((w) => {
+          void w.where('users.role', Role.Admin)
+            .orWhere('users.all_categories', true)
+            .orWhere('users.permissions', 'like', '%"view_all_tickets":true%')
+            .orWhereIn('users.id', db('agent_categories').select('user_id').where('category_id', categoryId))
+        })
+        .orderBy([{ column: 'users.first_name' }, { column: 'users.last_name' }, { column: 'users.id' }]) as UserRow[]
+      return rows.map(personFromRow)
+    },
     async notificationSettingsOf (ids) {
       if (ids.length === 0) return []
       // Every comment and ticket change asks this (its notifications' recipients): one prepared statement.
@@ -137,6 +156,7 @@ export function createUserRepository (ctx: RepositoryContext): UserRepository {
         if (filter.admins === true) void w.orWhere('users.role', Role.Admin)
         if (filter.categoryId !== undefined) {
           void w.orWhereIn('users.id', db('agent_categories').select('user_id').where('category_id', filter.categoryId))
+          void w.orWhere('users.all_categories', true)
         }
         if (filter.permission !== undefined) {
           void w.orWhere('users.permissions', 'like', `%"${filter.permission}":true%`)

@@ -13,6 +13,7 @@ export interface UserRow {
   marketplace_username: string | null
   timezone: string | null
   permissions: string
+  all_categories: number | boolean
   notify_new_ticket: number | boolean
   notify_new_comment: number | boolean
   notify_ticket_reassigned: number | boolean
@@ -24,7 +25,7 @@ export interface UserRow {
 /** The columns a User is built from: never `password_hash`. */
 export const userColumns = [
   'id', 'role', 'first_name', 'last_name', 'email', 'company', 'status', 'marketplace_username', 'timezone',
-  'permissions', 'notify_new_ticket', 'notify_new_comment', 'notify_ticket_reassigned', 'last_login_at',
+  'permissions', 'all_categories', 'notify_new_ticket', 'notify_new_comment', 'notify_ticket_reassigned', 'last_login_at',
   'created_at', 'updated_at'
 ].map((c) => `users.${c}`)
 
@@ -47,6 +48,7 @@ export function userFromRow (row: Omit<UserRow, 'password_hash'>): User {
     marketplace_username: row.marketplace_username,
     timezone: row.timezone,
     permissions: { ...noPermissions(), ...parseJson<Partial<Permissions>>(row.permissions, {}) },
+    all_categories: bool(row.all_categories),
     notifications: {
       new_ticket: bool(row.notify_new_ticket),
       new_comment: bool(row.notify_new_comment),
@@ -70,6 +72,7 @@ export function rowFromNewUser (user: NewUser, now: string): Omit<UserRow, 'id'>
     marketplace_username: user.marketplace_username ?? null,
     timezone: user.timezone ?? null,
     permissions: JSON.stringify(user.permissions ?? noPermissions()),
+    all_categories: false,
     notify_new_ticket: true,
     notify_new_comment: true,
     notify_ticket_reassigned: true,

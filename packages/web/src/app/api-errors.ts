@@ -57,7 +57,7 @@ export function listQuery (params: ListParams): string {
 }
 
 /** Plain-text fields of the API's resources: titles, names and previews (bodies are HTML and stay as they are). */
-const PLAIN_TEXT_KEYS = new Set(['title', 'name', 'first_name', 'last_name', 'company', 'preview', 'placeholder', 'description'])
+const PLAIN_TEXT_KEYS = new Set(['title', 'name', 'first_name', 'last_name', 'company', 'preview', 'placeholder', 'description', 'comment'])
 
 /**
  * The API keeps `<` and `>` of plain-text fields escaped as `&lt;`/`&gt;` (CONTRACT §17); Preact renders

@@ -68,6 +68,12 @@ export const en = {
   'help.reply': 'Reply to the selected ticket (or to the open one)',
   'help.search': 'Search tickets',
   'help.help': 'Show this help',
+  'help.inInbox': 'In the inbox',
+  'help.onTicket': 'On a ticket',
+  'help.nextTicket': 'Next / previous ticket of the inbox',
+  'help.status': 'Change the status',
+  'help.assign': 'Assign',
+  'help.replyNote': 'Write a reply / an internal note',
   'help.close': 'Close this panel',
 
   'login.title': 'Log in',
@@ -326,7 +332,6 @@ export const en = {
   'ticket.private': 'Private',
   'ticket.public': 'Public',
   'ticket.assignee': 'Assigned agent',
-  'ticket.assignToMe': 'Assign to me',
   'ticket.delete': 'Delete ticket',
   'ticket.properties': 'Ticket details',
   'ticket.sidebar': 'Ticket details and customer',
@@ -611,7 +616,22 @@ export const en = {
   'notification.Tickets.TicketCreatedByAgent': 'Ticket created on a customer’s behalf',
   'notification.Customers.NoteAdded': 'Customer note added',
   'notification.Import.ImportCompletedSuccessfully': 'Import completed',
-  'notification.Import.ImportFailed': 'Import failed'
+  'notification.Import.ImportFailed': 'Import failed',
+
+  'assign.unassigned': 'Unassigned',
+  'assign.hint': 'The staff of this ticket\'s category.',
+  'agents.allCategories': 'Covers all categories (present and future)',
+  'agents.allCategoriesHint': 'Sees every ticket and can be assigned any; new categories are theirs without a change here.',
+  'categories.agents': 'Agents who get this category',
+  'categories.agentsHint': 'Agents covering all categories get it anyway.',
+  'kb.preview': 'Preview',
+  'kb.viewPublished': 'View the published page',
+  'kb.previewUnpublished': 'Drafts have no public page yet.',
+  'validation.required': '{label} is required.',
+  'validation.tooLong': '{label} may be at most {max} characters.',
+  'validation.email': '{label} must be an email address.',
+  'validation.invalid': 'Choose a valid {label}.',
+  'validation.banner': 'Please correct the marked fields.'
 } as const
 
 export type MessageKey = keyof typeof en

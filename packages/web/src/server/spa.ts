@@ -1,11 +1,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import { escapeHtml } from '@helpdesk/core'
 import type { ResolvedWebOptions } from './options.js'
 import { REMOTE_IMAGE_PATH } from './remote-images.js'
+import { contentTypeOf, filesOf, negotiate } from './precompressed.js'
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000
+
+/** A route option of `@fastify/compress` (when the host registered it): these answers are compressed already. */
+const NO_COMPRESSION = { compress: false } as unknown as RouteShorthandOptions
 
 /** Paths below the mount the SPA must not answer for: they belong to the API, Swagger UI or the KB pages. */
 function reservedPrefixes (options: ResolvedWebOptions): string[] {
@@ -65,11 +69,13 @@ let loadingSend: Promise<typeof import('@fastify/send').default> | undefined
  * for: the static-file stack stays off the server's start-up path. A missing
  * file gets the server's 404.
  */
-async function sendFile (request: FastifyRequest, reply: FastifyReply, root: string, path: string, options: { maxAge: number, immutable?: boolean }): Promise<FastifyReply> {
+async function sendFile (
+  request: FastifyRequest, reply: FastifyReply, root: string, path: string, options: { maxAge: number, immutable?: boolean }, headers: Record<string, string> = {}
+): Promise<FastifyReply> {
   const send = await (loadingSend ??= import('@fastify/send').then((module) => module.default))
   // send decodes the path it is given, so it gets the URL's form of it.
   const result = await send(request.raw, encodeURI(`/${path}`), { root, ...options })
-  if (result.type === 'file') return await reply.code(result.statusCode).headers(result.headers).send(result.stream)
+  if (result.type === 'file') return await reply.code(result.statusCode).headers({ ...result.headers, ...headers }).send(result.stream)
   const error = result.type === 'error' ? result.metadata.error as Error & { status?: number, code?: string } : null
   if (error === null || error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.status === 404) {
     reply.callNotFound()
@@ -90,9 +96,18 @@ export async function installApp (app: FastifyInstance, options: ResolvedWebOpti
   if (built) {
     page = prepareIndex(readFileSync(indexFile, 'utf8'), options)
     const root = options.appDir
-    app.get(`${options.base}/assets/*`, async (request, reply) => {
+    // Hashed assets: their precompressed `.br`/`.gz` (built by `pnpm build`) as they are, never compressed per request.
+    const assetFiles = filesOf(join(root, 'assets'))
+    app.get(`${options.base}/assets/*`, NO_COMPRESSION, async (request, reply) => {
       const file = (request.params as { '*': string })['*']
-      return await sendFile(request, reply, root, `assets/${file}`, { maxAge: YEAR_MS, immutable: true })
+      const variant = negotiate(request.headers['accept-encoding'], file, assetFiles)
+      const type = contentTypeOf(file)
+      const vary: Record<string, string> = assetFiles.has(`${file}.br`) || assetFiles.has(`${file}.gz`) ? { vary: 'Accept-Encoding' } : {}
+      if (variant !== null && type !== undefined) {
+        return await sendFile(request, reply, root, `assets/${file}${variant.suffix}`, { maxAge: YEAR_MS, immutable: true },
+          { 'content-type': type, 'content-encoding': variant.encoding, ...vary })
+      }
+      return await sendFile(request, reply, root, `assets/${file}`, { maxAge: YEAR_MS, immutable: true }, vary)
     })
     for (const name of readdirSync(options.appDir)) {
       if (name === 'index.html' || name.startsWith('.') || !statSync(join(options.appDir, name)).isFile()) continue

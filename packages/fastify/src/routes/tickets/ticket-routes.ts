@@ -16,7 +16,7 @@ export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteConte
     schema: {
       tags,
       summary: 'List the tickets the caller may see',
-      description: '`filter[search]` matches the ticket id, title, body, purchase code and the owner\'s names, email and marketplace username.',
+      description: '`filter[search]` matches the ticket id, title, body, purchase code, the owner\'s names, email and marketplace username, and the replies the caller may read (staff: also internal notes).',
       querystring: listQuerystring(ticketList),
       response: responses({ 200: Paged(Ticket) })
     }

@@ -13,11 +13,21 @@ export function HelpDialog ({ open, onClose }: { open: boolean, onClose: () => v
   return (
     <dialog ref={dialog} class="help-dialog" aria-labelledby="help-title" onClose={onClose}>
       <h2 id="help-title">{t('help.title')}</h2>
+      <h3>{t('help.inInbox')}</h3>
       <dl>
         <dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>{t('help.move')}</dd>
         <dt><kbd>{t('help.key.enter')}</kbd></dt><dd>{t('help.open')}</dd>
         <dt><kbd>r</kbd></dt><dd>{t('help.reply')}</dd>
         <dt><kbd>/</kbd></dt><dd>{t('help.search')}</dd>
+      </dl>
+      <h3>{t('help.onTicket')}</h3>
+      <dl>
+        <dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>{t('help.nextTicket')}</dd>
+        <dt><kbd>s</kbd></dt><dd>{t('help.status')}</dd>
+        <dt><kbd>a</kbd></dt><dd>{t('help.assign')}</dd>
+        <dt><kbd>r</kbd> / <kbd>n</kbd></dt><dd>{t('help.replyNote')}</dd>
+      </dl>
+      <dl>
         <dt><kbd>?</kbd></dt><dd>{t('help.help')}</dd>
         <dt><kbd>{t('help.key.escape')}</kbd></dt><dd>{t('help.close')}</dd>
       </dl>

@@ -3,10 +3,12 @@ import { useEffect, useRef, useState, useCallback } from 'preact/hooks'
 import { Link, useLocation } from 'wouter-preact'
 import { useSession } from '../session.js'
 import { api, type Page } from '../api.js'
-import { subscribeToChanges } from '../live.js'
 import { t } from '../../messages/index.js'
-import { HelpDialog } from './HelpDialog.js'
+import { lazy } from './lazy.js'
 import type { Notification } from '../types.js'
+
+// The list of shortcuts loads when first asked for (`?`).
+const HelpDialog = lazy(async () => ({ default: (await import('./HelpDialog.js')).HelpDialog }))
 
 function kbHref (): string {
   return document.querySelector('meta[name="helpdesk-kb"]')?.getAttribute('content') ?? '/kb'
@@ -22,9 +24,12 @@ function useUnreadCount (enabled: boolean): number {
   useEffect(() => {
     if (!enabled) return
     refresh()
-    const stop = subscribeToChanges(refresh)
+    // The event stream's client loads with the first signed-in page: the login screen does not download it.
+    let stop: (() => void) | null = null
+    let ended = false
+    void import('../live.js').then(({ subscribeToChanges }) => { if (!ended) stop = subscribeToChanges(refresh) })
     window.addEventListener('helpdesk:notifications', refresh)
-    return () => { stop(); window.removeEventListener('helpdesk:notifications', refresh) }
+    return () => { ended = true; stop?.(); window.removeEventListener('helpdesk:notifications', refresh) }
   }, [enabled, refresh])
   return count
 }
@@ -127,7 +132,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
             )}
       </header>
       <main id="main" ref={main} tabIndex={-1}>{children}</main>
-      <HelpDialog open={helpOpen} onClose={() => { setHelpOpen(false) }} />
+      {helpOpen ? <HelpDialog open={helpOpen} onClose={() => { setHelpOpen(false) }} /> : null}
     </>
   )
 }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { t } from '../../messages/index.js'
 import { moveItem } from './sortable-order.js'
+import { useCellLabels } from './cell-labels.js'
 
 export interface SortableItem { id: number, name: string }
 
@@ -57,8 +58,9 @@ export function SortableTable<T extends SortableItem> ({ label, columns, items, 
   onReorder: (ids: number[]) => void
   render: (item: T) => ComponentChildren
 }) {
+  const table = useCellLabels()
   return (
-    <table class="data-table" aria-label={label}>
+    <table class="data-table" aria-label={label} ref={table}>
       <thead><tr><th scope="col"><span class="visually-hidden">{t('categories.order')}</span></th>{columns.map((column) => <th key={column} scope="col">{column}</th>)}<th scope="col">{t('categories.order')}</th></tr></thead>
       <tbody>
         <SortableRows items={items} onReorder={onReorder} render={render} />

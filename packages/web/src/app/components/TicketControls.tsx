@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks'
 import { useLocation } from 'wouter-preact'
 import { api } from '../api.js'
-import { useAction, useAsync } from '../hooks.js'
+import { useAction } from '../hooks.js'
 import { useSession } from '../session.js'
-import { loadAgents } from '../data.js'
+import { AssignControl } from './AssignControl.js'
 import { Field, ErrorBanner, StatusMessage, personName } from './ui.js'
 import { t } from '../../messages/index.js'
 import type { Category, Ticket } from '../types.js'
@@ -11,11 +11,9 @@ import { PRIORITIES, priorityLabel, TagEditor } from './TicketLabels.js'
 
 /** Status, priority, tags, category, privacy and assignment of a ticket, for staff; each control shows only with the right to use it. */
 export function TicketControls ({ ticket, categories, onChanged }: { ticket: Ticket, categories: Category[], onChanged: () => void }) {
-  const { user, can } = useSession()
+  const { can } = useSession()
   const [, navigate] = useLocation()
   const [done, setDone] = useState('')
-  const isAdmin = user?.type === 'admin'
-  const agents = useAsync(async () => isAdmin ? await loadAgents() : [], [isAdmin])
   const change = useAction(async (doing: () => Promise<unknown>) => {
     await doing()
     setDone(t('common.saved'))
@@ -39,19 +37,12 @@ export function TicketControls ({ ticket, categories, onChanged }: { ticket: Tic
       <Field label={t('ticket.visibility')} name="privacy" value={ticket.private ? 'private' : 'public'}
         onValue={(value) => { void change.run(async () => value === 'public' ? await api.put(`/tickets/${ticket.id}/privacy`) : await api.delete(`/tickets/${ticket.id}/privacy`)) }}
         options={[{ value: 'private', label: t('ticket.private') }, { value: 'public', label: t('ticket.public') }]} hint={t('ticket.visibilityHint')} />
-      {isAdmin
-        ? (
-          <Field label={t('ticket.assignee')} name="agent" value={ticket.assigned_agent_id === null ? '' : String(ticket.assigned_agent_id)}
-            onValue={(value) => { if (value !== '') void change.run(async () => await api.put(`/tickets/${ticket.id}/agents`, { agent: Number(value) })) }}
-            options={[{ value: '', label: t('inbox.unassigned') }, ...(agents.data ?? []).map((a) => ({ value: String(a.id), label: personName(a) }))]} />
-          )
+      {can('assign_tickets')
+        ? <AssignControl ticket={ticket} run={(doing) => { void change.run(doing) }} />
         : (
           <div class="field">
             <span class="label">{t('ticket.assignee')}</span>
             <p>{ticket.agent !== null && ticket.agent !== undefined ? personName(ticket.agent) : t('inbox.unassigned')}</p>
-            {can('assign_tickets') && ticket.assigned_agent_id !== user?.id
-              ? <button type="button" onClick={() => { void change.run(async () => await api.put(`/tickets/${ticket.id}/agents`, { agent: user?.id })) }}>{t('ticket.assignToMe')}</button>
-              : null}
           </div>
           )}
       {can('delete_tickets')

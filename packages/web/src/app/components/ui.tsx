@@ -1,13 +1,21 @@
 import type { ComponentChildren, JSX } from 'preact'
-import { useId } from 'preact/hooks'
+import { useId, useMemo } from 'preact/hooks'
 import { t } from '../../messages/index.js'
 import type { ApiError } from '../api.js'
 import { formatDateTime, isoDateTime } from '../dates.js'
+import { labelledMessage, localProblem } from '../validation.js'
 
 /** An API error's message, announced to screen readers. */
 export function ErrorBanner ({ error }: { error: ApiError | undefined }) {
   if (error === undefined) return null
-  return <div class="banner banner-error" role="alert">{error.message}</div>
+  return <div class="banner banner-error" role="alert">{bannerMessage(error)}</div>
+}
+
+/** A 422 whose every field is on the page says so in the console's words (each field shows its own sentence); other errors their message. */
+function bannerMessage (error: ApiError): string {
+  const fields = Object.keys(error.errors)
+  const shown = (key: string) => document.getElementsByName(key).length > 0 || document.getElementsByName(key.split('.')[0] ?? key).length > 0
+  return error.status === 422 && fields.length > 0 && fields.every(shown) ? t('validation.banner') : error.message
 }
 
 export function Loading ({ label }: { label?: string }) {
@@ -90,7 +98,12 @@ interface FieldProps {
 /** A labelled control; a 422 from the API marks it (aria-invalid) and shows the field's sentence. */
 export function Field ({ label, name, value, onValue, error, hint, type = 'text', multiline, options, required, autoComplete, maxLength, placeholder }: FieldProps) {
   const id = useId()
-  const message = error?.fieldError(name)
+  // The API's sentence in the form's words, until the field is changed: then only what is still wrong with it shows.
+  const valueAtError = useMemo(() => value, [error])
+  const apiMessage = error?.fieldError(name)
+  const message = apiMessage === undefined
+    ? undefined
+    : value === valueAtError ? labelledMessage(apiMessage, name, label) : localProblem(value, label, required)
   const describedBy = [hint != null && hint !== '' ? `${id}-hint` : '', message !== undefined ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
   const common = {
     id,

@@ -4,6 +4,7 @@ import { useAction, useAsync } from '../hooks.js'
 import { loadCategories } from '../data.js'
 import { useSession } from '../session.js'
 import { AgentEditForm } from '../components/AgentEditForm.js'
+import { AgentCoverage } from '../components/AgentCoverage.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusMessage, Checkbox, personName, ListStatus, ItemButton } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import { PERMISSION_KEYS, type Agent, type Category, type Permissions } from '../types.js'
@@ -13,12 +14,16 @@ function AgentAccess ({ agent, categories }: { agent: Agent, categories: Categor
   const assigned = useAsync(async () => (await api.get<{ data: Category[] }>(`/agents/${agent.id}/categories`)).data.map((c) => c.id), [agent.id])
   const [flags, setFlags] = useState<Permissions>({})
   const [chosen, setChosen] = useState<number[]>([])
+  const coverage = useAsync(async () => (await api.get<{ data: { all_categories: boolean } }>(`/agents/${agent.id}/coverage`)).data.all_categories, [agent.id])
+  const [allCategories, setAllCategories] = useState(false)
   const [done, setDone] = useState('')
+  useEffect(() => { if (coverage.data !== undefined) setAllCategories(coverage.data) }, [coverage.data])
   useEffect(() => { if (permissions.data !== undefined) setFlags(permissions.data) }, [permissions.data])
   useEffect(() => { if (assigned.data !== undefined) setChosen(assigned.data) }, [assigned.data])
   const save = useAction(async () => {
     if (agent.role !== 1) await api.patch(`/agents/${agent.id}/permissions`, Object.fromEntries(PERMISSION_KEYS.map((key) => [key, flags[key] === true])))
     await api.put(`/agents/${agent.id}/categories`, { categories: chosen })
+    if (agent.role !== 1) await api.put(`/agents/${agent.id}/coverage`, { all_categories: allCategories })
     setDone(t('common.saved'))
   })
   if (permissions.data === undefined || assigned.data === undefined) return <Loading />
@@ -35,6 +40,7 @@ function AgentAccess ({ agent, categories }: { agent: Agent, categories: Categor
           )}
       <fieldset>
         <legend>{t('agents.categories')}</legend>
+        {agent.role !== 1 ? <AgentCoverage checked={allCategories} onChange={setAllCategories} /> : null}
         {categories.map((c) => <Checkbox key={c.id} label={c.name} checked={chosen.includes(c.id)} onChange={(value) => { setChosen(value ? [...chosen, c.id] : chosen.filter((id) => id !== c.id)) }} />)}
       </fieldset>
       <button type="submit" class="primary" disabled={save.pending}>{t('common.save')}</button>

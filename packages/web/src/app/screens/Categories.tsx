@@ -4,15 +4,17 @@ import { useAction, useAsync, useOrderedList } from '../hooks.js'
 import { loadCategories } from '../data.js'
 import { Field, PageHeader, ListStatus, EditDeleteActions, EditorForm } from '../components/ui.js'
 import { SortableTable } from '../components/Sortable.js'
+import { CategoryAgents } from '../components/CategoryAgents.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Category } from '../types.js'
 
 function CategoryForm ({ category, onSaved, onCancel }: { category?: Category, onSaved: () => void, onCancel?: () => void }) {
   const [name, setName] = useState(category?.name ?? '')
   const [verification, setVerification] = useState(String(category?.purchase_verification ?? 0))
+  const [agents, setAgents] = useState<number[]>([])
   const save = useAction(async () => {
-    await api.save('/categories', category, { name, purchase_verification: Number(verification) })
-    if (category === undefined) { setName(''); setVerification('0') }
+    await api.save('/categories', category, { name, purchase_verification: Number(verification), ...(category === undefined ? { agents } : {}) })
+    if (category === undefined) { setName(''); setVerification('0'); setAgents([]) }
     onSaved()
   })
   const title = category === undefined ? t('categories.create') : t('categories.editTitle', { name: category.name })
@@ -21,6 +23,7 @@ function CategoryForm ({ category, onSaved, onCancel }: { category?: Category, o
       <Field label={t('categories.name')} name="name" value={name} onValue={setName} error={save.error} required />
       <Field label={t('categories.verification')} name="purchase_verification" value={verification} onValue={setVerification} error={save.error}
         options={[0, 1, 2].map((v) => ({ value: String(v), label: t(`categories.verification.${v}` as MessageKey) }))} />
+      {category === undefined ? <CategoryAgents chosen={agents} onChosen={setAgents} /> : null}
     </EditorForm>
   )
 }

@@ -5,6 +5,7 @@ import { useAction, useAsync, useDeletableList } from '../hooks.js'
 import { Field, ErrorBanner, PageHeader, ListStatus, personName, Pager } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Customer } from '../types.js'
+import { useCellLabels } from '../components/cell-labels.js'
 
 const empty = { first_name: '', last_name: '', email: '', company: '', password: '', password_confirmation: '' }
 
@@ -32,6 +33,7 @@ function CreateCustomer ({ onCreated }: { onCreated: () => void }) {
 }
 
 export default function Customers () {
+  const cellLabels = useCellLabels()
   const [search, setSearch] = useState('')
   const [applied, setApplied] = useState('')
   const [cursors, setCursors] = useState<string[]>([''])
@@ -50,7 +52,7 @@ export default function Customers () {
       <ListStatus error={customers.error ?? remove.error} done={done} loading={customers.data === undefined && customers.loading} />
       {customers.data !== undefined
         ? (
-          <table class="data-table" aria-label={t('customers.title')}>
+          <table class="data-table" aria-label={t('customers.title')} ref={cellLabels}>
             <thead><tr><th scope="col">{t('person.name')}</th><th scope="col">{t('person.email')}</th><th scope="col">{t('person.company')}</th><th scope="col">{t('person.status')}</th><th scope="col">{t('customer.tickets')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
             <tbody>
               {customers.data.data.map((c) => (

@@ -5,6 +5,7 @@ import { loadCategories } from '../data.js'
 import { Field, Loading, PageHeader, Checkbox, ListStatus, EditDeleteActions, EditorForm } from '../components/ui.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Category, CustomField } from '../types.js'
+import { useCellLabels } from '../components/cell-labels.js'
 
 const types = ['text', 'text-area', 'select-box'] as const
 
@@ -45,6 +46,7 @@ function FieldForm ({ field, categories, assigned, onSaved, onCancel }: { field?
 }
 
 export default function Fields () {
+  const cellLabels = useCellLabels()
   const fields = useAsync(async () => await api.get<Page<CustomField>>('/fields', { include: ['categories-count'], per_page: 100 }), [])
   const categories = useAsync(async () => await loadCategories(true), [])
   const [editing, setEditing] = useState<number | null>(null)
@@ -56,7 +58,7 @@ export default function Fields () {
     <section>
       <PageHeader title={t('fields.title')} />
       <ListStatus error={fields.error ?? remove.error} done={done} loading={fields.data === undefined} />
-      <table class="data-table" aria-label={t('fields.title')}>
+      <table class="data-table" aria-label={t('fields.title')} ref={cellLabels}>
         <thead><tr><th scope="col">{t('fields.fieldTitle')}</th><th scope="col">{t('fields.type')}</th><th scope="col">{t('fields.required')}</th><th scope="col">{t('fields.categories')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
         <tbody>
           {(fields.data?.data ?? []).map((f) => (

@@ -6,6 +6,8 @@ import { useSession } from '../session.js'
 import { loadCategories } from '../data.js'
 import { isUnread } from '../dates.js'
 import { requestComposerFocus } from '../intents.js'
+import { useUrlFilters } from '../url-filters.js'
+import { rememberInboxOrder } from '../ticket-order.js'
 import { Field, ErrorBanner, Loading, PageHeader, StatusBadge, DateTime, personName, Pager } from '../components/ui.js'
 import { t } from '../../messages/index.js'
 import type { Ticket } from '../types.js'
@@ -18,16 +20,19 @@ const PER_PAGE = 25
 export default function Inbox () {
   const { user } = useSession()
   const [, navigate] = useLocation()
-  const [search, setSearch] = useState('')
-  const [appliedSearch, setAppliedSearch] = useState('')
-  const [status, setStatus] = useState('1,2')
-  const [category, setCategory] = useState('')
-  const [assigned, setAssigned] = useState('')
-  const [priority, setPriority] = useState('')
-  const [tag, setTag] = useState('')
-  const [appliedTag, setAppliedTag] = useState('')
-  const [sort, setSort] = useState('-updated_at')
-  const [view, setView] = useState('')
+  // Filters, sort, view and search live in the URL: shareable, and the back button returns to the previous ones.
+  const [filters, setFilter, setFilters] = useUrlFilters({ status: '1,2', category: '', assigned: '', priority: '', tag: '', view: '', sort: '-updated_at', q: '' })
+  const { status, category, assigned, priority, view, sort, q: appliedSearch, tag: appliedTag } = filters
+  const [search, setSearch] = useState(appliedSearch)
+  useEffect(() => { setSearch(appliedSearch) }, [appliedSearch])
+  const [tag, setTag] = useState(appliedTag)
+  useEffect(() => { setTag(appliedTag) }, [appliedTag])
+  const setStatus = (value: string) => { setFilter('status', value) }
+  const setCategory = (value: string) => { setFilter('category', value) }
+  const setAssigned = (value: string) => { setFilter('assigned', value) }
+  const setPriority = (value: string) => { setFilter('priority', value) }
+  const setView = (value: string) => { setFilter('view', value) }
+  const setSort = (value: string) => { setFilter('sort', value) }
   // Cursor paging: the cursors of the pages before this one, so "Previous" needs no prev_cursor arithmetic.
   const [cursors, setCursors] = useState<string[]>([''])
   const cursor = cursors[cursors.length - 1] ?? ''
@@ -55,6 +60,8 @@ export default function Inbox () {
   useEffect(() => { setSelected(0) }, [tickets.data])
 
   const rows = tickets.data?.data ?? []
+  // The ticket page steps through this list (`j` / `k`).
+  useEffect(() => { if (tickets.data !== undefined) rememberInboxOrder(tickets.data.data.map((ticket) => ticket.id)) }, [tickets.data])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -83,7 +90,7 @@ export default function Inbox () {
     <section aria-labelledby="inbox-title">
       <PageHeader title={t('inbox.title')} />
       {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the landmark every screen reader knows; a <search> wrapper would change the page's markup */}
-      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setAppliedSearch(search.trim()); setAppliedTag(tag.trim().toLowerCase()) }}>
+      <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setFilters({ q: search.trim(), tag: tag.trim().toLowerCase() }) }}>
         <Field label={t('inbox.search')} name="search" type="search" value={search} onValue={setSearch} />
         <Field label={t('inbox.view')} name="view" value={view} onValue={setView} options={SLA_VIEWS()} />
         <Field label={t('inbox.status')} name="status" value={status} onValue={setStatus} options={[

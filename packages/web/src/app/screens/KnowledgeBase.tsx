@@ -6,12 +6,13 @@ import { parseTagList } from '../text.js'
 import { loadCategories } from '../data.js'
 import { Field, ErrorBanner, PageHeader, DateTime, ListStatus, ItemButton, EditDeleteActions } from '../components/ui.js'
 import { SortableTable } from '../components/Sortable.js'
+import { ArticlePreview } from '../components/ArticlePreview.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Article, Category, Collection } from '../types.js'
 
 const visibilities = [1, 2, 3, 4]
 
-function CollectionForm ({ categories, collection, onSaved }: { categories: Category[], collection?: Collection, onSaved: () => void }) {
+function CollectionForm ({ categories, collection, onSaved, onCancel }: { categories: Category[], collection?: Collection, onSaved: () => void, onCancel?: () => void }) {
   const [name, setName] = useState(collection?.name ?? '')
   const [category, setCategory] = useState(String(collection?.category_id ?? categories[0]?.id ?? ''))
   const [visibility, setVisibility] = useState(String(collection?.visibility ?? 1))
@@ -30,7 +31,10 @@ function CollectionForm ({ categories, collection, onSaved }: { categories: Cate
       <Field label={t('kb.collectionName')} name="name" value={name} onValue={setName} error={save.error} required />
       <Field label={t('kb.category')} name="category_id" value={category} onValue={setCategory} error={save.error} options={categories.map((c) => ({ value: String(c.id), label: c.name }))} />
       <Field label={t('kb.visibility')} name="visibility" value={visibility} onValue={setVisibility} error={save.error} options={visibilities.map((v) => ({ value: String(v), label: t(`kb.visibility.${v}` as MessageKey) }))} />
-      <button type="submit" class="primary" disabled={save.pending}>{collection === undefined ? t('common.create') : t('common.save')}</button>
+      <div class="row-actions">
+        <button type="submit" class="primary" disabled={save.pending}>{collection === undefined ? t('common.create') : t('common.save')}</button>
+        {onCancel !== undefined ? <button type="button" onClick={onCancel}>{t('common.cancel')}</button> : null}
+      </div>
     </form>
   )
 }
@@ -55,6 +59,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
       <Field label={t('kb.tags')} name="tags" value={tags} onValue={setTags} error={foldFieldErrors(save.error, 'tags')} hint={t('kb.tagsHint')} />
       <Field label={t('kb.status')} name="status" value={status} onValue={setStatus} error={save.error}
         options={[{ value: 'draft', label: t('kb.draft') }, { value: 'published', label: t('kb.published') }]} />
+      <ArticlePreview title={title} body={body} slug={article?.slug} published={article !== undefined && article.published_at !== null} />
       <div class="row-actions">
         <button type="submit" class="primary" disabled={save.pending}>{t('common.save')}</button>
         <button type="button" onClick={onCancel}>{t('common.cancel')}</button>
@@ -94,6 +99,7 @@ export default function KnowledgeBase () {
   const collections = useAsync(async () => (await api.get<Page<Collection>>('/article-collections', { include: ['articles-count'], sort: 'order', per_page: 100 })).data, [])
   const categories = useAsync(async () => await loadCategories(), [])
   const [selected, setSelected] = useState<number | null>(null)
+  const [editing, setEditing] = useState<number | null>(null)
   const { done, setDone, order, remove } = useOrderedList<Collection>({
     path: '/article-collections',
     nameOf: (c) => c.name,
@@ -102,6 +108,7 @@ export default function KnowledgeBase () {
   })
   const items = collections.data ?? []
   const current = items.find((c) => c.id === selected)
+  const editingCollection = items.find((c) => c.id === editing)
   return (
     <section>
       <PageHeader title={t('kb.title')} />
@@ -115,10 +122,15 @@ export default function KnowledgeBase () {
             <td>{c.articles_count ?? ''}</td>
             <td><div class="row-actions">
               <ItemButton label={t('kb.openCollection')} name={c.name} aria-pressed={selected === c.id} onClick={() => { setSelected(c.id) }} />
+              <ItemButton label={t('common.edit')} name={c.name} aria-expanded={editing === c.id} onClick={() => { setEditing(editing === c.id ? null : c.id) }} />
               <ItemButton label={t('common.delete')} name={c.name} class="danger" onClick={() => { void remove.run(c) }} />
             </div></td>
           </>
         )} />
+      {editingCollection !== undefined && categories.data !== undefined
+        ? <CollectionForm key={editingCollection.id} categories={categories.data} collection={editingCollection}
+            onSaved={() => { setEditing(null); setDone(t('common.saved')); collections.reload() }} onCancel={() => { setEditing(null) }} />
+        : null}
       {current !== undefined ? <Articles key={current.id} collection={current} onChanged={collections.reload} /> : null}
       {categories.data !== undefined ? <CollectionForm categories={categories.data} onSaved={() => { setDone(t('common.saved')); collections.reload() }} /> : null}
     </section>

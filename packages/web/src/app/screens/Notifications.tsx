@@ -29,6 +29,10 @@ export default function Notifications () {
     else await api.delete(`/notifications/${n.id}/read`)
     list.reload(); changed()
   })
+  // Opening a notification (its ticket) reads it; the request outlives the screen, and the menu's count follows.
+  const open = (n: Notification) => {
+    if (n.read_at === null) void api.post(`/notifications/${n.id}/read`).then(changed).catch(() => { /* still unread: shown so next time */ })
+  }
   const readAll = useAction(async () => {
     const first = list.data?.data[0]
     if (first === undefined) return
@@ -51,7 +55,7 @@ export default function Notifications () {
             <p>
               {n.read_at === null ? <span class="unread-dot"><span class="visually-hidden">{t('inbox.unread')}: </span></span> : null}
               <strong>{describe(n)}</strong>
-              {n.data.ticket !== undefined ? <> — <Link href={`${isStaff ? '' : '/portal'}/tickets/${n.data.ticket.id}`}>#{n.data.ticket.id} {n.data.ticket.title}</Link></> : null}
+              {n.data.ticket !== undefined ? <> — <Link href={`${isStaff ? '' : '/portal'}/tickets/${n.data.ticket.id}`} onClick={() => { open(n) }}>#{n.data.ticket.id} {n.data.ticket.title}</Link></> : null}
             </p>
             <p class="muted">{n.author !== null ? `${n.author.name} · ` : ''}<DateTime value={n.created_at} /></p>
             <button type="button" onClick={() => { void toggle.run(n) }}>{n.read_at === null ? t('notifications.markRead') : t('notifications.markUnread')}</button>

@@ -7,6 +7,7 @@ import { useSession } from '../session.js'
 import { loadCategories } from '../data.js'
 import { subscribeToChanges } from '../live.js'
 import { takeComposerFocus } from '../intents.js'
+import { useTicketShortcuts } from '../components/ticket-shortcuts.js'
 import { ErrorBanner, Loading, StatusBadge, DateTime, personName } from '../components/ui.js'
 import { AttachmentList } from '../components/Attachments.js'
 import { Composer } from '../components/Composer.js'
@@ -49,18 +50,8 @@ export default function TicketView ({ id }: { id: number }) {
 
   useEffect(() => subscribeToChanges(() => { ticket.reload(); comments.reload(); history.reload() }), [id])
 
-  // `r` focuses the composer here too, as it opens it from the inbox.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null
-      if (target !== null && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return
-      if (event.key !== 'r' || event.ctrlKey || event.metaKey || event.altKey) return
-      const box = document.querySelector<HTMLTextAreaElement>('.composer textarea')
-      if (box !== null) { event.preventDefault(); box.focus() }
-    }
-    window.addEventListener('keydown', onKey)
-    return () => { window.removeEventListener('keydown', onKey) }
-  }, [])
+  // `j` / `k` next / previous ticket, `s` status, `a` assign, `r` reply, `n` note (listed under `?`).
+  useTicketShortcuts(id, isStaff)
 
   const historyNames = useMemo(() => ({
     categories: new Map((categories.data ?? []).map((category) => [category.id, category.name])),
