@@ -40,6 +40,8 @@ import { TwoFactorService } from './auth/two-factor.js'
 import { SsoService } from './auth/sso/sso-service.js'
 import { recordBadRatingNotifications, recordResolutions } from './satisfaction/satisfaction-recorder.js'
 import { SatisfactionService } from './satisfaction/satisfaction-service.js'
+import { ReportService } from './reports/report-service.js'
+import { recordTicketChannel, registerReportJobs } from './reports/report-jobs.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -109,6 +111,8 @@ export interface Helpdesk {
   readonly sso: SsoService
   /** Customer satisfaction: ratings of closed tickets by their owners, from the portal or a closing mail's signed link. */
   readonly satisfaction: SatisfactionService
+  /** Reports over the rollups the `reports.update` job maintains (docs/reports.md). */
+  readonly reports: ReportService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -134,6 +138,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordWebhookDeliveries)
   context.events.record(recordResolutions)
   context.events.record(recordBadRatingNotifications)
+  context.events.record(recordTicketChannel)
   const tickets = new TicketService(context)
   const comments = new CommentService(context)
   const attachments = new AttachmentService(context)
@@ -182,11 +187,13 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     webhooks: new WebhookService(context),
     mail,
     satisfaction,
+    reports: new ReportService(context),
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
     })
   }
   registerCoreJobs(helpdesk, context)
+  registerReportJobs(helpdesk, context)
   return helpdesk
 }

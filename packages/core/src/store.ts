@@ -18,6 +18,7 @@ import type { AccountTokenRepository } from './auth/account-token-store.js'
 import type { TwoFactorRepository } from './auth/two-factor-store.js'
 import type { SsoRepository } from './auth/sso/sso-store.js'
 import type { SatisfactionRepository } from './satisfaction/satisfaction-store.js'
+import type { ReportRepository } from './reports/report-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -84,6 +85,8 @@ export interface Repositories {
   sso: SsoRepository
   /** The closings (resolutions) of tickets and their satisfaction ratings. */
   satisfaction: SatisfactionRepository
+  /** Reports' rollups: per-ticket facts, hourly sums, the updater's cursor; the doors tickets came through. */
+  reports: ReportRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

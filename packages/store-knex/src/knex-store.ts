@@ -28,6 +28,7 @@ import { createAccountTokenRepository } from './repositories/account-token-repos
 import { createTwoFactorRepository } from './repositories/two-factor-repository.js'
 import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
+import { createReportRepository } from './repositories/report-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -96,7 +97,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   accountTokens: createAccountTokenRepository,
   twoFactor: createTwoFactorRepository,
   sso: createSsoRepository,
-  satisfaction: createSatisfactionRepository
+  satisfaction: createSatisfactionRepository,
+  reports: createReportRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

@@ -34,6 +34,8 @@ export interface Settings {
   'satisfaction.notify_on_bad': boolean
   /** Days a rating link in a closing mail works (1-365). */
   'satisfaction.link_days': number
+  /** Reports (`GET /reports/...`) for administrators only; otherwise agents see those of their categories too. */
+  'reports.admins_only': boolean
 }
 
 export type SettingKey = keyof Settings
@@ -84,7 +86,8 @@ const specs: { [K in SettingKey]: SettingSpec<K> } = {
       const { min, max } = SATISFACTION_LIMITS.linkDays
       return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? { value: value as number } : { error: `Must be a whole number of days from ${min} to ${max}.` }
     }
-  }
+  },
+  'reports.admins_only': { default: false, check: boolean }
 }
 
 /** Every setting's key, in a stable order. */

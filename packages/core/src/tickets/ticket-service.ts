@@ -99,7 +99,7 @@ export class TicketService {
       })
       await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: null })
       const facts = ticketEventFacts(actor.id, ticket, category)
-      await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreated, ...facts } satisfies TicketCreatedEvent)
+      await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreated, ...facts, channel: actor.channel } satisfies TicketCreatedEvent)
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }

@@ -21,6 +21,7 @@ import * as sessions from './0020-sessions.js'
 import * as signIn from './0025-sign-in.js'
 import * as singleSignOn from './0026-single-sign-on.js'
 import * as satisfaction from './0030-satisfaction.js'
+import * as reports from './0031-reports.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -50,7 +51,8 @@ export const migrations: Migration[] = [
   { name: '0020-sessions', ...sessions },
   { name: '0025-sign-in', ...signIn },
   { name: '0026-single-sign-on', ...singleSignOn },
-  { name: '0030-satisfaction', ...satisfaction }
+  { name: '0030-satisfaction', ...satisfaction },
+  { name: '0031-reports', ...reports }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

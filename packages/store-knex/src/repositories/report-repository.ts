@@ -1,0 +1,245 @@
+import type { Knex } from 'knex'
+import {
+  BACKLOG_BUCKETS, formatDateTime, HOURLY_MEASURES, isReportChannel, parseDateTime,
+  type BacklogRow, type DurationStats, type HourlyRow, type HourlySums, type ReportDimension, type ReportRepository,
+  type ReportScope, type TicketFact, type TicketFactSource
+} from '@helpdesk/core'
+import type { RepositoryContext } from './repository-context.js'
+
+const FACTS = 'report_ticket_facts'
+const HOURLY = 'report_hourly'
+/** Rows per insert statement (13 columns: well under both databases' parameter limits). */
+const INSERT_BATCH = 200
+const Admin = 1
+const Agent = 2
+const Reply = 1
+
+type Row = Record<string, unknown>
+
+const num = (v: unknown): number => Number(v)
+const numOrNull = (v: unknown): number | null => v === null || v === undefined ? null : Number(v)
+const time = (v: unknown): string => v instanceof Date ? formatDateTime(v) : String(v).slice(0, 19)
+const timeOrNull = (v: unknown): string | null => v === null || v === undefined ? null : time(v)
+
+/** A stored fact in `ticketFact`'s key order (facts are compared as JSON). */
+function factFromRow (row: Row): TicketFact {
+  return {
+    ticket_id: num(row.ticket_id),
+    category_id: num(row.category_id),
+    agent_id: numOrNull(row.agent_id),
+    channel: isReportChannel(row.channel) ? row.channel : 'unknown',
+    status: num(row.status),
+    created_at: time(row.created_at),
+    first_response_at: timeOrNull(row.first_response_at),
+    resolved_at: timeOrNull(row.resolved_at),
+    first_response_s: numOrNull(row.first_response_s),
+    resolution_s: numOrNull(row.resolution_s),
+    replies: num(row.replies),
+    reopens: num(row.reopens),
+    rating: row.rating === 'good' || row.rating === 'bad' ? row.rating : null
+  }
+}
+
+function hourlyFromRow (row: Row): HourlyRow {
+  const out = { hour: time(row.hour), category_id: num(row.category_id), agent_id: num(row.agent_id), channel: String(row.channel) } as HourlyRow
+  for (const m of HOURLY_MEASURES) out[m] = num(row[m])
+  return out
+}
+
+/** The column a dimension groups by (`agent`: 0 for unassigned, as in the hourly rollup). */
+function groupColumn (groupBy: ReportDimension | null, table: 'facts' | 'hourly'): string {
+  if (groupBy === 'category') return 'category_id'
+  if (groupBy === 'agent') return table === 'facts' ? 'coalesce(agent_id, 0)' : 'agent_id'
+  if (groupBy === 'channel') return 'channel'
+  return 'null'
+}
+
+/** The scope's filters on the dimensions (not its range). */
+function filtered (qb: Knex.QueryBuilder, scope: ReportScope, table: 'facts' | 'hourly'): Knex.QueryBuilder {
+  if (scope.categories !== undefined) qb.whereIn('category_id', [...scope.categories])
+  if (scope.category !== undefined) qb.where('category_id', scope.category)
+  if (scope.agent !== undefined) qb.where('agent_id', scope.agent === 0 && table === 'facts' ? null : scope.agent)
+  if (scope.channel !== undefined) qb.where('channel', scope.channel)
+  return qb
+}
+
+const groupOf = (groupBy: ReportDimension | null, value: unknown): number | string | null =>
+  groupBy === null || value === null || value === undefined ? null : groupBy === 'channel' ? String(value) : Number(value)
+
+export function createReportRepository (ctx: RepositoryContext): ReportRepository {
+  const { db } = ctx
+  return {
+    async sources (ids) {
+      if (ids.length === 0) return []
+      const list = [...ids]
+      const tickets = await db('tickets').select('id', 'category_id', 'assigned_agent_id', 'status', 'created_at', 'updated_at').whereIn('id', list) as Row[]
+      if (tickets.length === 0) return []
+      const present = tickets.map((t) => num(t.id))
+      const [channels, imported, replies, resolutions] = [
+        await db('ticket_channels').select('ticket_id', 'channel').whereIn('ticket_id', present) as Row[],
+        await db('import_external_ids').select('local_id').where('source_type', 'ticket').whereIn('local_id', present) as Row[],
+        await db('comments as c').join('users as u', 'u.id', 'c.user_id')
+          .select('c.ticket_id', 'c.created_at')
+          .whereIn('c.ticket_id', present).where('c.type', Reply).where('c.private', false).whereIn('u.role', [Admin, Agent]) as Row[],
+        await db('ticket_resolutions').select('ticket_id', 'resolution', 'closed_at', 'rating').whereIn('ticket_id', present) as Row[]
+      ]
+      const channelOf = new Map(channels.map((r) => [num(r.ticket_id), String(r.channel)]))
+      const importedIds = new Set(imported.map((r) => num(r.local_id)))
+      const repliesOf = new Map<number, string[]>()
+      for (const r of replies) {
+        const id = num(r.ticket_id)
+        const list = repliesOf.get(id) ?? []
+        list.push(time(r.created_at))
+        repliesOf.set(id, list)
+      }
+      const resolutionsOf = new Map<number, TicketFactSource['resolutions'][number][]>()
+      for (const r of resolutions) {
+        const id = num(r.ticket_id)
+        const list = resolutionsOf.get(id) ?? []
+        list.push({ resolution: num(r.resolution), closed_at: time(r.closed_at), rating: r.rating === null ? null : String(r.rating) })
+        resolutionsOf.set(id, list)
+      }
+      return tickets.map((t): TicketFactSource => {
+        const id = num(t.id)
+        return {
+          ticket: { id, category_id: num(t.category_id), assigned_agent_id: numOrNull(t.assigned_agent_id), status: num(t.status), created_at: time(t.created_at), updated_at: time(t.updated_at) },
+          channel: channelOf.get(id) ?? null,
+          imported: importedIds.has(id),
+          staffReplies: repliesOf.get(id) ?? [],
+          resolutions: resolutionsOf.get(id) ?? []
+        }
+      })
+    },
+
+    async facts (ids) {
+      if (ids.length === 0) return []
+      return (await db(FACTS).select('*').whereIn('ticket_id', [...ids]) as Row[]).map(factFromRow)
+    },
+
+    async apply (facts, removed, delta) {
+      const gone = [...removed, ...facts.map((f) => f.ticket_id)]
+      for (let i = 0; i < gone.length; i += 500) await db(FACTS).whereIn('ticket_id', gone.slice(i, i + 500)).delete()
+      for (let i = 0; i < facts.length; i += INSERT_BATCH) await db(FACTS).insert(facts.slice(i, i + INSERT_BATCH))
+      if (delta.length === 0) return
+      const merge = Object.fromEntries(HOURLY_MEASURES.map((m) => [m, db.raw(`${HOURLY}.${m} + excluded.${m}`)]))
+      for (let i = 0; i < delta.length; i += INSERT_BATCH) {
+        await db(HOURLY).insert(delta.slice(i, i + INSERT_BATCH)).onConflict(['hour', 'category_id', 'agent_id', 'channel']).merge(merge)
+      }
+      // Rows every measure of which fell back to zero go: a rollup rebuilt from scratch has none.
+      const hours = [...new Set(delta.map((d) => d.hour))]
+      for (let i = 0; i < hours.length; i += 500) {
+        const q = db(HOURLY).whereIn('hour', hours.slice(i, i + 500))
+        for (const m of HOURLY_MEASURES) q.where(m, 0)
+        await q.delete()
+      }
+    },
+
+    async lockCursor () {
+      await db('report_state').where('name', 'cursor').update({ value: db.ref('value') })
+      const row = await db('report_state').select('value').where('name', 'cursor').first() as Row | undefined
+      return row === undefined ? 0 : num(row.value)
+    },
+
+    async setCursor (eventId) {
+      await db('report_state').where('name', 'cursor').update({ value: eventId })
+    },
+
+    async ticketIdsAfter (afterId, limit) {
+      return (await db('tickets').select('id').where('id', '>', afterId).orderBy('id').limit(limit) as Row[]).map((r) => num(r.id))
+    },
+
+    async ticketsWithoutFacts (limit) {
+      return (await db('tickets as t').leftJoin(`${FACTS} as f`, 'f.ticket_id', 't.id').whereNull('f.ticket_id')
+        .select('t.id').orderBy('t.id').limit(limit) as Row[]).map((r) => num(r.id))
+    },
+
+    async ticketCount () {
+      const row = await db('tickets').count({ n: '*' }).first() as Row | undefined
+      return num(row?.n ?? 0)
+    },
+
+    async clear () {
+      await db(FACTS).delete()
+      await db(HOURLY).delete()
+    },
+
+    async recordChannel (ticketId, channel) {
+      await db('ticket_channels').insert({ ticket_id: ticketId, channel }).onConflict('ticket_id').ignore()
+    },
+
+    async hourly (scope, groupBy) {
+      const group = groupColumn(groupBy, 'hourly')
+      const q = db(HOURLY).select('hour', db.raw(`${group} as grp`))
+        .select(HOURLY_MEASURES.map((m) => db.raw(`sum(${m}) as ${m}`)))
+        // Hours starting in the range: local midnights fall on whole hours in whole-hour time zones.
+        .where('hour', '>=', `${scope.from.slice(0, 13)}:00:00`).where('hour', '<', scope.to)
+        .groupBy(groupBy === null ? ['hour'] : ['hour', db.raw(group) as unknown as string]).orderBy('hour')
+      const rows = await filtered(q, scope, 'hourly') as Row[]
+      return rows.map((r): HourlySums => {
+        const out = { hour: time(r.hour), group: groupOf(groupBy, r.grp) } as HourlySums
+        for (const m of HOURLY_MEASURES) out[m] = num(r[m] ?? 0)
+        return out
+      })
+    },
+
+    async durations (scope, metric, groupBy) {
+      const at = metric === 'first_response_s' ? 'created_at' : 'resolved_at'
+      const group = groupColumn(groupBy, 'facts')
+      const partition = groupBy === null ? '' : `partition by ${group} `
+      const inner = filtered(db(FACTS)
+        .select(db.raw(`${group} as grp`), db.raw(`${metric} as v`))
+        .select(db.raw(`row_number() over (${partition}order by ${metric}) as rn`))
+        .select(db.raw(`count(*) over (${partition.trim()}) as n`))
+        .select(db.raw(`sum(${metric}) over (${partition.trim()}) as total`))
+        .where(at, '>=', scope.from).where(at, '<', scope.to).whereNotNull(metric), scope, 'facts')
+      // Nearest rank: the median is the value of rank ceil(n/2), the 90th percentile of rank ceil(9n/10).
+      const rows = await db.select('grp', 'v', 'rn', 'n', 'total').from(inner.as('ranked'))
+        .where((w) => { void w.whereRaw('rn = (n + 1) / 2').orWhereRaw('rn = (9 * n + 9) / 10') }) as Row[]
+      const stats = new Map<string, DurationStats>()
+      for (const r of rows) {
+        const key = String(r.grp)
+        const n = num(r.n)
+        const s = stats.get(key) ?? { group: groupOf(groupBy, r.grp), count: n, mean: Math.round((num(r.total) / n) * 10) / 10, median: null, p90: null }
+        const rank = num(r.rn)
+        if (rank === Math.floor((n + 1) / 2)) s.median = num(r.v)
+        if (rank === Math.floor((9 * n + 9) / 10)) s.p90 = num(r.v)
+        stats.set(key, s)
+      }
+      return [...stats.values()].sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
+    },
+
+    async backlog (scope, groupBy, asOf) {
+      const group = groupColumn(groupBy, 'facts')
+      const now = parseDateTime(asOf)
+      const edges = BACKLOG_BUCKETS.slice(1).map((b) => formatDateTime(new Date(now - b.minDays * 86_400_000)))
+      const cases = BACKLOG_BUCKETS.slice(0, -1).map((b) => `when created_at > ? then '${b.name}'`).join(' ')
+      const bucket = `case ${cases} else '${BACKLOG_BUCKETS.at(-1)?.name ?? ''}' end`
+      const q = filtered(db(FACTS).select(db.raw(`${group} as grp`), db.raw(`${bucket} as bucket`, edges), db.raw('count(*) as n'))
+        .whereIn('status', [1, 2]).where('created_at', '<=', asOf), scope, 'facts')
+        
+        // By position: the bucket's expression carries bindings, so it cannot be repeated as such.
+        .groupByRaw(groupBy === null ? '2' : '1, 2')
+      const rows = await q as Row[]
+      const order = BACKLOG_BUCKETS.map((b) => b.name)
+      return rows.map((r): BacklogRow => ({ group: groupOf(groupBy, r.grp), bucket: String(r.bucket), count: num(r.n) }))
+        .sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }) || order.indexOf(a.bucket) - order.indexOf(b.bucket))
+    },
+
+    async factRows (scope, afterId, limit) {
+      const q = filtered(db(FACTS).select('*').where('ticket_id', '>', afterId)
+        .where((w) => {
+          void w.where((a) => { void a.where('created_at', '>=', scope.from).where('created_at', '<', scope.to) })
+            .orWhere((b) => { void b.where('resolved_at', '>=', scope.from).where('resolved_at', '<', scope.to) })
+        }), scope, 'facts').orderBy('ticket_id').limit(limit)
+      return (await q as Row[]).map(factFromRow)
+    },
+
+    async allHourly () {
+      return (await db(HOURLY).select('*').orderBy(['hour', 'category_id', 'agent_id', 'channel']) as Row[]).map(hourlyFromRow)
+    },
+
+    async allFacts () {
+      return (await db(FACTS).select('*').orderBy('ticket_id') as Row[]).map(factFromRow)
+    }
+  }
+}
