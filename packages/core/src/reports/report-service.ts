@@ -217,8 +217,8 @@ function csvCell (value: unknown): string {
 }
 
 /** A table as CSV (RFC 4180, CRLF line ends, a header line). */
-export function toCsv (columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): string {
+export function toCsv (columns: readonly string[], rows: readonly object[]): string {
   const lines = [columns.map(csvCell).join(',')]
-  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c])).join(','))
+  for (const row of rows) lines.push(columns.map((c) => csvCell((row as Record<string, unknown>)[c])).join(','))
   return `${lines.join('\r\n')}\r\n`
 }

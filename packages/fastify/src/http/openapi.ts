@@ -29,6 +29,7 @@ const tags = [
   { name: 'Articles', description: 'Knowledge-base articles; anonymous callers read published articles of public collections.' },
   { name: 'Notifications', description: 'The caller\'s own notifications.' },
   { name: 'Satisfaction', description: 'Customers rate a closed ticket good or bad: from the portal, or with the signed link of the closing mail.' },
+  { name: 'Reports', description: 'Response and resolution times, volume, backlog, reopen rate and satisfaction from the rollups, as JSON or CSV (staff).' },
   { name: 'Imports', description: 'Bulk imports of customers, agents, categories, tickets and comments (administrators).' },
   { name: 'Health', description: 'Liveness and readiness probes for load balancers.' }
 ]
