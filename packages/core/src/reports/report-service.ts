@@ -8,7 +8,7 @@ import { ensureAdmin, ensureStaff } from '../users/user-policy.js'
 import { rebuildReports, updateReports } from './report-updater.js'
 import { isReportChannel, type TicketFact } from './report-facts.js'
 import type { ReportDimension, ReportScope } from './report-store.js'
-import { localDate, utcRange, weekStart } from './report-time.js'
+import { offsetSegments, utcRange, weekStart } from './report-time.js'
 
 export const REPORT_METRICS = ['first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'volume', 'backlog', 'satisfaction'] as const
 export type ReportMetric = typeof REPORT_METRICS[number]
@@ -127,11 +127,10 @@ export class ReportService {
       }
       case 'volume': {
         const interval = query.interval ?? 'day'
-        const hours = await reports.hourly(scope, groupBy)
+        const days = await reports.daily(scope, groupBy, offsetSegments(scope.from, scope.to, zone))
         const sums = new Map<string, { period: string, group: ReportCell, created: number, resolved: number }>()
-        for (const h of hours) {
-          const day = localDate(Date.parse(`${h.hour.replace(' ', 'T')}Z`), zone)
-          const period = interval === 'week' ? weekStart(day) : day
+        for (const h of days) {
+          const period = interval === 'week' ? weekStart(h.hour) : h.hour
           const key = `${period}|${String(h.group)}`
           const sum = sums.get(key) ?? { period, group: groupValue(h.group), created: 0, resolved: 0 }
           sum.created += h.created
@@ -145,7 +144,7 @@ export class ReportService {
         return { ...head, columns: ['period', ...grouped, 'created', 'resolved'], rows }
       }
       default: {
-        const hours = await reports.hourly(scope, groupBy)
+        const hours = await reports.totals(scope, groupBy)
         const sums = new Map<string, { group: ReportCell, resolved: number, replies: number, reopened: number, reopens: number, good: number, bad: number }>()
         for (const h of hours) {
           const key = String(h.group)

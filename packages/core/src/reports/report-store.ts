@@ -20,6 +20,9 @@ export interface HourlySums extends Omit<HourlyRow, 'category_id' | 'agent_id' |
   group: number | string | null
 }
 
+/** A stretch of time in which a zone's offset stays the same: up to `until` (excluded; null: the rest). */
+export interface OffsetSegment { until: DateTimeString | null, offsetMinutes: number }
+
 /** Nearest-rank percentiles of one group. */
 export interface DurationStats { group: number | string | null, count: number, mean: number | null, median: number | null, p90: number | null }
 
@@ -52,6 +55,15 @@ export interface ReportRepository {
 
   /** Hourly sums in scope, per hour (and group). */
   hourly(scope: ReportScope, groupBy: ReportDimension | null): Promise<HourlySums[]>
+  /**
+   * Sums in scope per local day (and group): each hour row counts on the
+   * date of its start shifted by the offset of the segment it falls in
+   * (`segments`: the zone's offsets over the range, in order, the last one
+   * open-ended). `hour` of each result is that local date, `YYYY-MM-DD`.
+   */
+  daily(scope: ReportScope, groupBy: ReportDimension | null, segments: readonly OffsetSegment[]): Promise<HourlySums[]>
+  /** Sums in scope (per group). `hour` is empty. */
+  totals(scope: ReportScope, groupBy: ReportDimension | null): Promise<HourlySums[]>
   /** Percentiles of a duration over facts whose `at` column lies in scope. */
   durations(scope: ReportScope, metric: 'first_response_s' | 'resolution_s', groupBy: ReportDimension | null): Promise<DurationStats[]>
   /** Tickets unresolved now (open or pending) in scope's filters (not its range), by age at `asOf` (`BACKLOG_BUCKETS`). */

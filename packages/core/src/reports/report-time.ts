@@ -61,3 +61,33 @@ export function nextDate (date: string): string {
 export function utcRange (from: string, to: string, zone: string): { from: DateTimeString, to: DateTimeString } {
   return { from: formatDateTime(new Date(localMidnightUtc(from, zone))), to: formatDateTime(new Date(localMidnightUtc(nextDate(to), zone))) }
 }
+
+const HOUR = 60 * 60 * 1000
+
+/**
+ * The offsets of `zone` at the hour starts of `[from, to)`, as segments of
+ * constant offset (a few a year where clocks change): hour rows of the
+ * rollup are put on local dates with them.
+ */
+export function offsetSegments (from: DateTimeString, to: DateTimeString, zone: string): Array<{ until: DateTimeString | null, offsetMinutes: number }> {
+  const start = Math.floor(Date.parse(`${from.replace(' ', 'T')}Z`) / HOUR) * HOUR
+  const end = Date.parse(`${to.replace(' ', 'T')}Z`)
+  const offset = (ms: number): number => Math.round(zoneOffsetMs(ms, zone) / 60_000)
+  const segments: Array<{ until: DateTimeString | null, offsetMinutes: number }> = []
+  let current = offset(start)
+  // Daily samples; a change within a day is then found hour by hour.
+  for (let day = start; day < end; day += 24 * HOUR) {
+    const next = Math.min(day + 24 * HOUR, end)
+    if (offset(next) === current) continue
+    for (let hour = day + HOUR; hour <= next; hour += HOUR) {
+      const o = offset(hour)
+      if (o !== current) {
+        segments.push({ until: formatDateTime(new Date(hour)), offsetMinutes: current })
+        current = o
+        break
+      }
+    }
+  }
+  segments.push({ until: null, offsetMinutes: current })
+  return segments
+}

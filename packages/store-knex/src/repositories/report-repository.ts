@@ -68,6 +68,23 @@ const groupOf = (groupBy: ReportDimension | null, value: unknown): number | stri
 
 export function createReportRepository (ctx: RepositoryContext): ReportRepository {
   const { db } = ctx
+  /** The hourly rollup's sums in scope, by `period` (an expression over `hour`, or null for none) and group. */
+  const sums = async (scope: ReportScope, groupBy: ReportDimension | null, period: string | null, periodBindings: Knex.RawBinding[]): Promise<HourlySums[]> => {
+    const group = groupColumn(groupBy, 'hourly')
+    const q = db(HOURLY).select(db.raw(`${period ?? "''"} as period`, periodBindings), db.raw(`${group} as grp`))
+      .select(HOURLY_MEASURES.map((m) => db.raw(`sum(${m}) as ${m}`)))
+      // Hours starting in the range: local midnights fall on whole hours in whole-hour time zones.
+      .where('hour', '>=', `${scope.from.slice(0, 13)}:00:00`).where('hour', '<', scope.to)
+    const keys = [...(period === null ? [] : ['1']), ...(groupBy === null ? [] : ['2'])]
+    // By position: the period's expression carries bindings.
+    if (keys.length > 0) q.groupByRaw(keys.join(', ')).orderByRaw('1')
+    const rows = await filtered(q, scope, 'hourly') as Row[]
+    return rows.map((r): HourlySums => {
+      const out = { hour: period === 'hour' ? time(r.period) : String(r.period ?? ''), group: groupOf(groupBy, r.grp) } as HourlySums
+      for (const m of HOURLY_MEASURES) out[m] = num(r[m] ?? 0)
+      return out
+    })
+  }
   return {
     async sources (ids) {
       if (ids.length === 0) return []
@@ -168,18 +185,30 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     },
 
     async hourly (scope, groupBy) {
-      const group = groupColumn(groupBy, 'hourly')
-      const q = db(HOURLY).select('hour', db.raw(`${group} as grp`))
-        .select(HOURLY_MEASURES.map((m) => db.raw(`sum(${m}) as ${m}`)))
-        // Hours starting in the range: local midnights fall on whole hours in whole-hour time zones.
-        .where('hour', '>=', `${scope.from.slice(0, 13)}:00:00`).where('hour', '<', scope.to)
-        .groupBy(groupBy === null ? ['hour'] : ['hour', db.raw(group) as unknown as string]).orderBy('hour')
-      const rows = await filtered(q, scope, 'hourly') as Row[]
-      return rows.map((r): HourlySums => {
-        const out = { hour: time(r.hour), group: groupOf(groupBy, r.grp) } as HourlySums
-        for (const m of HOURLY_MEASURES) out[m] = num(r[m] ?? 0)
-        return out
+      return await sums(scope, groupBy, 'hour', [])
+    },
+
+    async daily (scope, groupBy, segments) {
+      // The local date of an hour row: its start shifted by the offset of its segment (a CASE over the few segments).
+      const bindings: Knex.RawBinding[] = []
+      const shifted = (offset: number): string => {
+        bindings.push(offset)
+        return ctx.dialect.name === 'postgres'
+          ? "to_char(hour + (? * interval '1 minute'), 'YYYY-MM-DD')"
+          : "date(hour, (? || ' minutes'))"
+      }
+      const branches = segments.map((s) => {
+        if (s.until === null) return `else ${shifted(s.offsetMinutes)}`
+        const expression = shifted(s.offsetMinutes)
+        bindings.splice(bindings.length - 1, 0, s.until)
+        return `when hour < ? then ${expression}`
       })
+      const day = branches.length === 1 ? branches[0]!.slice('else '.length) : `case ${branches.join(' ')} end`
+      return await sums(scope, groupBy, day, bindings)
+    },
+
+    async totals (scope, groupBy) {
+      return await sums(scope, groupBy, null, [])
     },
 
     async durations (scope, metric, groupBy) {
