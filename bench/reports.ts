@@ -130,7 +130,8 @@ for (const db of dbs) {
       // The seeded span, or its last 730 days (a report's limit) when longer.
       const to = String(range.to).slice(0, 10)
       const earliest = new Date(Date.parse(`${to}T00:00:00Z`) - 730 * 86_400_000).toISOString().slice(0, 10)
-      const query: ReportQuery = { from: String(range.from).slice(0, 10) > earliest ? String(range.from).slice(0, 10) : earliest, to }
+      const first = String(range.from).slice(0, 10)
+      const query: ReportQuery = { from: [first, earliest].sort()[1] ?? first, to }
       const inRange = await store.knex('tickets').where('created_at', '>=', query.from).count({ n: '*' }).first() as { n: number | string }
       process.stdout.write(`range ${query.from}..${query.to}: ${String(inRange.n)} of ${data.tickets} tickets created in it\n`)
       const naive = baselines(store, `${query.from} 00:00:00`, `${query.to} 23:59:59`)
