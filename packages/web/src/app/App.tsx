@@ -25,6 +25,7 @@ const Security = lazy(async () => await import('./screens/Security.js'))
 const SignInSettings = lazy(async () => await import('./screens/SignInSettings.js'))
 const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
 const SurveySettings = lazy(async () => await import('./screens/SurveySettings.js'))
+const Reports = lazy(async () => await import('./screens/Reports.js'))
 const ForgotPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ForgotPassword }))
 const ResetPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ResetPassword }))
 const MagicLinkRequest = lazy(async () => ({ default: (await import('./screens/Account.js')).MagicLinkRequest }))
@@ -86,6 +87,7 @@ function Routes () {
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}
         {user.type === 'admin' ? <Route path="/categories"><Categories /></Route> : null}
         {user.type === 'admin' ? <Route path="/fields"><Fields /></Route> : null}
+        {isStaff ? <Route path="/reports"><Reports /></Route> : null}
         {isStaff ? <Route path="/canned-responses"><CannedResponses /></Route> : null}
         {can('manage_articles') ? <Route path="/knowledge-base"><KnowledgeBase /></Route> : null}
         {user.type === 'admin' ? <Route path="/imports"><Imports /></Route> : null}
