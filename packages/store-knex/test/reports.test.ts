@@ -159,5 +159,17 @@ for (const dialect of testDialects()) {
       await rebuildReports(d.store)
       assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly() }, live)
     })
+
+    it('computes every ticket on its first run over a database that had tickets before the reports (an upgrade)', async (t) => {
+      const d = await reportDesk(t, dialect)
+      for (let i = 0; i < 3; i++) await d.helpdesk.tickets.create(d.alice, { title: `T${i}`, body: 'B', category: d.billing })
+      // As after migration 0031 on an existing database: no facts, never built, the cursor past every event.
+      await d.store.reports.clear()
+      await d.store.reports.setBuilt(false)
+      await d.store.reports.setCursor(await d.store.eventLog.latestId())
+      await updateReports(d.store, d.clock)
+      assert.equal((await d.store.reports.allFacts()).length, 3)
+      assert.equal(await d.store.reports.isBuilt(), true)
+    })
   })
 }

@@ -17,7 +17,8 @@ export const REPORTS_UPDATE_DELAY_MS = 1000
  */
 export function registerReportJobs (helpdesk: Helpdesk, context: ServiceContext): void {
   const { jobs } = helpdesk
-  jobs.register(REPORTS_UPDATE_JOB, async () => { await updateReports(context.store, context.clock) }, { concurrency: 1 })
+  // A first run over an existing database computes every ticket: a long lease (renewed while it runs anyway).
+  jobs.register(REPORTS_UPDATE_JOB, async () => { await updateReports(context.store, context.clock) }, { concurrency: 1, leaseMs: 30 * 60 * 1000 })
   jobs.every(REPORTS_UPDATE_JOB, REPORTS_UPDATE_EVERY_MS)
   let timer: NodeJS.Timeout | null = null
   helpdesk.events.subscribe((event) => {

@@ -42,6 +42,9 @@ export interface ReportRepository {
   /** Takes the rollups' lock (the cursor row) for this transaction and returns the cursor. */
   lockCursor(): Promise<number>
   setCursor(eventId: number): Promise<void>
+  /** Whether the rollups were built from every ticket once (a rebuild finished). */
+  isBuilt(): Promise<boolean>
+  setBuilt(built: boolean): Promise<void>
   /** Up to `limit` ticket ids with id > `afterId`, ascending. */
   ticketIdsAfter(afterId: number, limit: number): Promise<number[]>
   /** Tickets without facts (imported ones: imports raise no ticket events), up to `limit`. */

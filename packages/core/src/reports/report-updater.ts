@@ -62,6 +62,8 @@ export async function refreshTickets (tx: Store, ticketIds: readonly number[]): 
 export async function updateReports (store: Store, clock: Clock): Promise<{ events: number, tickets: number }> {
   let events = 0
   let tickets = 0
+  // Never built (a fresh install, or an upgrade over existing tickets): every ticket first, then the events since.
+  if (!await store.reports.isBuilt()) tickets += (await rebuildReports(store)).tickets
   for (;;) {
     const done = await store.transaction(async (tx) => {
       const cursor = await tx.reports.lockCursor()
@@ -98,6 +100,7 @@ export async function rebuildReports (store: Store, onProgress?: (done: number, 
   const total = await store.reports.ticketCount()
   await store.transaction(async (tx) => {
     await tx.reports.lockCursor()
+    await tx.reports.setBuilt(false)
     await tx.reports.clear()
     await tx.reports.setCursor(await tx.eventLog.latestId())
   })
@@ -115,6 +118,7 @@ export async function rebuildReports (store: Store, onProgress?: (done: number, 
     done += ids.length
     onProgress?.(Math.min(done, total), Math.max(total, done))
   }
+  await store.reports.setBuilt(true)
   return { tickets: done }
 }
 

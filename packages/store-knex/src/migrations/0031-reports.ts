@@ -18,7 +18,8 @@ import type { Knex } from 'knex'
  *   ticket counts at the hour it was created (created, first responses) and
  *   at the hour it was last resolved (resolved, resolution time, replies,
  *   reopens, rating). Priority and SLA columns join the key when they exist.
- * - `report_state`: the job's cursor in the event log.
+ * - `report_state`: the job's cursor in the event log, and whether the
+ *   rollups were ever built from every ticket.
  * Frozen DDL.
  */
 export async function up (knex: Knex): Promise<void> {
@@ -75,7 +76,8 @@ export async function up (knex: Knex): Promise<void> {
     t.string('name', 32).primary()
     t.bigInteger('value').notNullable()
   })
-  await knex('report_state').insert({ name: 'cursor', value: 0 })
+  // `built` 0: the first run of the job computes every ticket (an upgrade with tickets gets its reports without a command).
+  await knex('report_state').insert([{ name: 'cursor', value: 0 }, { name: 'built', value: 0 }])
 }
 
 export async function down (knex: Knex): Promise<void> {

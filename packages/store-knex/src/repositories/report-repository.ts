@@ -161,6 +161,15 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       await db('report_state').where('name', 'cursor').update({ value: eventId })
     },
 
+    async isBuilt () {
+      const row = await db('report_state').select('value').where('name', 'built').first() as Row | undefined
+      return row !== undefined && num(row.value) === 1
+    },
+
+    async setBuilt (built) {
+      await db('report_state').where('name', 'built').update({ value: built ? 1 : 0 })
+    },
+
     async ticketIdsAfter (afterId, limit) {
       return (await db('tickets').select('id').where('id', '>', afterId).orderBy('id').limit(limit) as Row[]).map((r) => num(r.id))
     },
