@@ -82,7 +82,7 @@ for (const dialect of testDialects()) {
       const d = await reportDesk(t, dialect)
       const ids = await buildFixture(d)
       await updateReports(d.store, d.clock)
-      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly() }
+      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }
       assert.equal(live.facts.length, 5)
       const r = d.helpdesk.reports
       const admin = d.admin
@@ -129,6 +129,12 @@ for (const dialect of testDialects()) {
       assert.deepEqual((await r.report(admin, 'satisfaction', { ...week, group_by: 'category' })).rows.map((row) => [row.group, row.score]), [
         [d.billing, 1], [d.sales, 0], [live.facts.find((f) => f.channel === 'import')?.category_id ?? -1, null]
       ].sort((x, y) => Number(x[0]) - Number(y[0])))
+      // Totals in other zones read whole UTC days and the edge hours: Tokyo's week ending on the 8th ends at 15:00 UTC, before E was closed.
+      assert.deepEqual((await r.report(admin, 'replies', { ...week, time_zone: 'Asia/Tokyo' })).rows, [{ resolved: 4, replies: 8, mean_replies: 2 }])
+      assert.deepEqual((await r.report(admin, 'replies', { from: '2026-03-01', to: '2026-03-08', time_zone: 'Asia/Tokyo' })).rows, [{ resolved: 3, replies: 7, mean_replies: 2.3333 }])
+      // New York's 1st starts at 05:00 UTC: B (resolved 12:00 UTC on the 1st) is in; its 2nd ends at 05:00 UTC on the 3rd: A is in.
+      assert.deepEqual((await r.report(admin, 'reopen-rate', { from: '2026-03-01', to: '2026-03-02', time_zone: 'America/New_York' })).rows, [{ resolved: 2, reopened: 1, reopens: 2, reopen_rate: 0.5 }])
+      assert.deepEqual((await r.report(admin, 'satisfaction', { from: '2026-03-04', to: '2026-03-04', time_zone: 'America/New_York' })).rows, [{ resolved: 1, good: 0, bad: 1, score: 0 }])
       // A week in the range ends before E was answered: its first response falls out, and so does its resolution.
       assert.deepEqual((await r.report(admin, 'resolution-time', { from: '2026-03-01', to: '2026-03-08' })).rows, [{ tickets: 3, mean_s: 11200, median_s: 14400, p90_s: 18000 }])
 
@@ -155,9 +161,9 @@ for (const dialect of testDialects()) {
       // Applying the same events again changes nothing; a rebuild from scratch gives the same rollups.
       await d.store.reports.setCursor(0)
       await updateReports(d.store, d.clock)
-      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly() }, live)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }, live)
       await rebuildReports(d.store)
-      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly() }, live)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }, live)
     })
 
     it('computes every ticket on its first run over a database that had tickets before the reports (an upgrade)', async (t) => {

@@ -76,4 +76,6 @@ export interface ReportRepository {
   /** Every hourly row (tests compare live and rebuilt rollups). */
   allHourly(): Promise<HourlyRow[]>
   allFacts(): Promise<TicketFact[]>
+  /** Every daily row (tests). */
+  allDaily(): Promise<Array<Record<string, string | number>>>
 }

@@ -18,6 +18,8 @@ import type { Knex } from 'knex'
  *   ticket counts at the hour it was created (created, first responses) and
  *   at the hour it was last resolved (resolved, resolution time, replies,
  *   reopens, rating). Priority and SLA columns join the key when they exist.
+ * - `report_daily`: the same sums per UTC day (`YYYY-MM-DD`), kept with the
+ *   hourly ones: a long range reads whole days, and hours only at its edges.
  * - `report_state`: the job's cursor in the event log, and whether the
  *   rollups were ever built from every ticket.
  * Frozen DDL.
@@ -72,6 +74,26 @@ export async function up (knex: Knex): Promise<void> {
     t.index(['category_id', 'hour'], 'report_hourly_category_hour_index')
     t.index(['agent_id', 'hour'], 'report_hourly_agent_hour_index')
   })
+  // The same sums per UTC day: long ranges read days, and hours only at their edges.
+  await knex.schema.createTable('report_daily', (t) => {
+    t.string('day', 10).notNullable()
+    t.integer('category_id').notNullable()
+    t.integer('agent_id').notNullable()
+    t.string('channel', 16).notNullable()
+    t.integer('created').notNullable().defaultTo(0)
+    t.integer('first_responded').notNullable().defaultTo(0)
+    t.bigInteger('first_response_s').notNullable().defaultTo(0)
+    t.integer('resolved').notNullable().defaultTo(0)
+    t.bigInteger('resolution_s').notNullable().defaultTo(0)
+    t.integer('replies').notNullable().defaultTo(0)
+    t.integer('reopened').notNullable().defaultTo(0)
+    t.integer('reopens').notNullable().defaultTo(0)
+    t.integer('rated_good').notNullable().defaultTo(0)
+    t.integer('rated_bad').notNullable().defaultTo(0)
+    t.primary(['day', 'category_id', 'agent_id', 'channel'])
+    t.index(['category_id', 'day'], 'report_daily_category_day_index')
+    t.index(['agent_id', 'day'], 'report_daily_agent_day_index')
+  })
   await knex.schema.createTable('report_state', (t) => {
     t.string('name', 32).primary()
     t.bigInteger('value').notNullable()
@@ -82,6 +104,7 @@ export async function up (knex: Knex): Promise<void> {
 
 export async function down (knex: Knex): Promise<void> {
   await knex.schema.dropTable('report_state')
+  await knex.schema.dropTable('report_daily')
   await knex.schema.dropTable('report_hourly')
   await knex.schema.dropTable('report_ticket_facts')
   await knex.schema.dropTable('ticket_channels')

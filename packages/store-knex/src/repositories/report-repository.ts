@@ -8,6 +8,7 @@ import type { RepositoryContext } from './repository-context.js'
 
 const FACTS = 'report_ticket_facts'
 const HOURLY = 'report_hourly'
+const DAILY = 'report_daily'
 /** Rows per insert statement (13 columns: well under both databases' parameter limits). */
 const INSERT_BATCH = 200
 const Admin = 1
@@ -63,6 +64,8 @@ function filtered (qb: Knex.QueryBuilder, scope: ReportScope, table: 'facts' | '
   return qb
 }
 
+const nextDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+
 const groupOf = (groupBy: ReportDimension | null, value: unknown): number | string | null =>
   groupBy === null || value === null || value === undefined ? null : groupBy === 'channel' ? String(value) : Number(value)
 
@@ -81,6 +84,21 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     const rows = await filtered(q, scope, 'hourly') as Row[]
     return rows.map((r): HourlySums => {
       const out = { hour: period === 'hour' ? time(r.period) : String(r.period ?? ''), group: groupOf(groupBy, r.grp) } as HourlySums
+      for (const m of HOURLY_MEASURES) out[m] = num(r[m] ?? 0)
+      return out
+    })
+  }
+  /** The daily rollup's sums over whole UTC days `[firstDay, lastDay)`, by group (and by day with `byDay`). */
+  const dailySums = async (scope: ReportScope, groupBy: ReportDimension | null, firstDay: string, lastDay: string, byDay = false): Promise<HourlySums[]> => {
+    const group = groupColumn(groupBy, 'hourly')
+    const q = db(DAILY).select(db.raw(`${byDay ? 'day' : "''"} as period`), db.raw(`${group} as grp`))
+      .select(HOURLY_MEASURES.map((m) => db.raw(`sum(${m}) as ${m}`)))
+      .where('day', '>=', firstDay).where('day', '<', lastDay)
+    const keys = [...(byDay ? ['1'] : []), ...(groupBy === null ? [] : ['2'])]
+    if (keys.length > 0) q.groupByRaw(keys.join(', '))
+    const rows = await filtered(q, scope, 'hourly') as Row[]
+    return rows.filter((r) => HOURLY_MEASURES.some((m) => r[m] !== null)).map((r): HourlySums => {
+      const out = { hour: String(r.period ?? ''), group: groupOf(groupBy, r.grp) } as HourlySums
       for (const m of HOURLY_MEASURES) out[m] = num(r[m] ?? 0)
       return out
     })
@@ -142,10 +160,29 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       for (let i = 0; i < delta.length; i += INSERT_BATCH) {
         await db(HOURLY).insert(delta.slice(i, i + INSERT_BATCH)).onConflict(['hour', 'category_id', 'agent_id', 'channel']).merge(merge)
       }
+      // The days move by the sum of their hours' moves.
+      const days = new Map<string, Row>()
+      for (const d of delta) {
+        const key = `${d.hour.slice(0, 10)}|${d.category_id}|${d.agent_id}|${d.channel}`
+        const row = days.get(key) ?? { day: d.hour.slice(0, 10), category_id: d.category_id, agent_id: d.agent_id, channel: d.channel, ...Object.fromEntries(HOURLY_MEASURES.map((m) => [m, 0])) }
+        for (const m of HOURLY_MEASURES) row[m] = num(row[m]) + d[m]
+        days.set(key, row)
+      }
+      const daily = [...days.values()].filter((row) => HOURLY_MEASURES.some((m) => row[m] !== 0))
+      const mergeDaily = Object.fromEntries(HOURLY_MEASURES.map((m) => [m, db.raw(`${DAILY}.${m} + excluded.${m}`)]))
+      for (let i = 0; i < daily.length; i += INSERT_BATCH) {
+        await db(DAILY).insert(daily.slice(i, i + INSERT_BATCH)).onConflict(['day', 'category_id', 'agent_id', 'channel']).merge(mergeDaily)
+      }
       // Rows every measure of which fell back to zero go: a rollup rebuilt from scratch has none.
       const hours = [...new Set(delta.map((d) => d.hour))]
       for (let i = 0; i < hours.length; i += 500) {
         const q = db(HOURLY).whereIn('hour', hours.slice(i, i + 500))
+        for (const m of HOURLY_MEASURES) q.where(m, 0)
+        await q.delete()
+      }
+      const dayKeys = [...new Set(daily.map((d) => String(d.day)))]
+      for (let i = 0; i < dayKeys.length; i += 500) {
+        const q = db(DAILY).whereIn('day', dayKeys.slice(i, i + 500))
         for (const m of HOURLY_MEASURES) q.where(m, 0)
         await q.delete()
       }
@@ -187,6 +224,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     async clear () {
       await db(FACTS).delete()
       await db(HOURLY).delete()
+      await db(DAILY).delete()
     },
 
     async recordChannel (ticketId, channel) {
@@ -198,6 +236,10 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     },
 
     async daily (scope, groupBy, segments) {
+      // UTC the whole range: local days are UTC days, read from the daily rollup.
+      if (segments.every((s) => s.offsetMinutes === 0) && scope.from.endsWith(' 00:00:00') && scope.to.endsWith(' 00:00:00')) {
+        return await dailySums(scope, groupBy, scope.from.slice(0, 10), scope.to.slice(0, 10), true)
+      }
       // The local date of an hour row: its start shifted by the offset of its segment (a CASE over the few segments).
       const bindings: Knex.RawBinding[] = []
       const shifted = (offset: number): string => {
@@ -217,7 +259,24 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     },
 
     async totals (scope, groupBy) {
-      return await sums(scope, groupBy, null, [])
+      // Whole UTC days from the daily rollup, the hours before the first and after the last from the hourly one.
+      const from = `${scope.from.slice(0, 13)}:00:00`
+      const firstDay = from.endsWith(' 00:00:00') ? from.slice(0, 10) : nextDay(from.slice(0, 10))
+      const lastDay = scope.to.slice(0, 10)
+      if (firstDay >= lastDay) return await sums(scope, groupBy, null, [])
+      const parts = [
+        await sums({ ...scope, to: `${firstDay} 00:00:00` }, groupBy, null, []),
+        await dailySums(scope, groupBy, firstDay, lastDay),
+        await sums({ ...scope, from: `${lastDay} 00:00:00` }, groupBy, null, [])
+      ]
+      const byGroup = new Map<string, HourlySums>()
+      for (const row of parts.flat()) {
+        const key = String(row.group)
+        const sum = byGroup.get(key)
+        if (sum === undefined) byGroup.set(key, { ...row, hour: '' })
+        else for (const m of HOURLY_MEASURES) sum[m] += row[m]
+      }
+      return [...byGroup.values()]
     },
 
     async durations (scope, metric, groupBy) {
@@ -274,6 +333,14 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
 
     async allHourly () {
       return (await db(HOURLY).select('*').orderBy(['hour', 'category_id', 'agent_id', 'channel']) as Row[]).map(hourlyFromRow)
+    },
+
+    async allDaily () {
+      return (await db(DAILY).select('*').orderBy(['day', 'category_id', 'agent_id', 'channel']) as Row[]).map((row) => {
+        const out: Record<string, string | number> = { day: String(row.day), category_id: num(row.category_id), agent_id: num(row.agent_id), channel: String(row.channel) }
+        for (const m of HOURLY_MEASURES) out[m] = num(row[m])
+        return out
+      })
     },
 
     async allFacts () {
