@@ -112,6 +112,8 @@ for (const dialect of testDialects()) {
         { period: '2026-03-07', created: 1, resolved: 0 },
         { period: '2026-03-09', created: 0, resolved: 1 }
       ])
+      // New York across its clock change (March 8): every ticket stays on its UTC date there.
+      assert.deepEqual((await r.report(admin, 'volume', { ...week, time_zone: 'America/New_York' })).rows.map((row) => row.period), ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-06', '2026-03-09'])
       assert.deepEqual((await r.report(admin, 'volume', { ...week, interval: 'week' })).rows, [
         { period: '2026-02-23', created: 1, resolved: 1 },
         { period: '2026-03-02', created: 4, resolved: 2 },

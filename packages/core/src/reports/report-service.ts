@@ -130,6 +130,8 @@ export class ReportService {
         const days = await reports.daily(scope, groupBy, offsetSegments(scope.from, scope.to, zone))
         const sums = new Map<string, { period: string, group: ReportCell, created: number, resolved: number }>()
         for (const h of days) {
+          // The days read are whole UTC days: their hours before and after the range fall on local dates outside it.
+          if (h.hour < query.from || h.hour > query.to) continue
           const period = interval === 'week' ? weekStart(h.hour) : h.hour
           const key = `${period}|${String(h.group)}`
           const sum = sums.get(key) ?? { period, group: groupValue(h.group), created: 0, resolved: 0 }

@@ -57,6 +57,8 @@ export async function up (knex: Knex): Promise<void> {
   })
   await knex.schema.createTable('report_hourly', (t) => {
     t.datetime('hour', { useTz: false }).notNullable()
+    // The hour of the day (0-23) of `hour`: a local day of another zone is the UTC day with a few of these hours moved.
+    t.integer('hod').notNullable()
     t.integer('category_id').notNullable()
     t.integer('agent_id').notNullable()
     t.string('channel', 16).notNullable()
@@ -73,6 +75,7 @@ export async function up (knex: Knex): Promise<void> {
     t.primary(['hour', 'category_id', 'agent_id', 'channel'])
     t.index(['category_id', 'hour'], 'report_hourly_category_hour_index')
     t.index(['agent_id', 'hour'], 'report_hourly_agent_hour_index')
+    t.index(['hod', 'hour'], 'report_hourly_hod_hour_index')
   })
   // The same sums per UTC day: long ranges read days, and hours only at their edges.
   await knex.schema.createTable('report_daily', (t) => {

@@ -158,7 +158,8 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       if (delta.length === 0) return
       const merge = Object.fromEntries(HOURLY_MEASURES.map((m) => [m, db.raw(`${HOURLY}.${m} + excluded.${m}`)]))
       for (let i = 0; i < delta.length; i += INSERT_BATCH) {
-        await db(HOURLY).insert(delta.slice(i, i + INSERT_BATCH)).onConflict(['hour', 'category_id', 'agent_id', 'channel']).merge(merge)
+        const rows = delta.slice(i, i + INSERT_BATCH).map((d) => ({ ...d, hod: Number(d.hour.slice(11, 13)) }))
+        await db(HOURLY).insert(rows).onConflict(['hour', 'category_id', 'agent_id', 'channel']).merge(merge)
       }
       // The days move by the sum of their hours' moves.
       const days = new Map<string, Row>()
@@ -236,26 +237,42 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     },
 
     async daily (scope, groupBy, segments) {
-      // UTC the whole range: local days are UTC days, read from the daily rollup.
-      if (segments.every((s) => s.offsetMinutes === 0) && scope.from.endsWith(' 00:00:00') && scope.to.endsWith(' 00:00:00')) {
-        return await dailySums(scope, groupBy, scope.from.slice(0, 10), scope.to.slice(0, 10), true)
+      // The UTC days the range touches, from the daily rollup; then, per stretch of one offset, the hours whose local
+      // date differs from their UTC date (a few hours of each day, read through the hour-of-day index) move to it.
+      // Local dates outside the range (the touched days' other hours) are left out by the caller's range.
+      const firstDay = scope.from.slice(0, 10)
+      const lastDay = nextDay(new Date(Date.parse(`${scope.to.replace(' ', 'T')}Z`) - 1000).toISOString().slice(0, 10))
+      const byDay = new Map<string, HourlySums>()
+      const add = (day: string, row: HourlySums, sign: 1 | -1): void => {
+        const key = `${day}|${String(row.group)}`
+        const sum = byDay.get(key) ?? { ...Object.fromEntries(HOURLY_MEASURES.map((m) => [m, 0])), hour: day, group: row.group } as HourlySums
+        for (const m of HOURLY_MEASURES) sum[m] += sign * row[m]
+        byDay.set(key, sum)
       }
-      // The local date of an hour row: its start shifted by the offset of its segment (a CASE over the few segments).
-      const bindings: Knex.RawBinding[] = []
-      const shifted = (offset: number): string => {
-        bindings.push(offset)
-        return ctx.dialect.name === 'postgres'
-          ? "to_char(hour + (? * interval '1 minute'), 'YYYY-MM-DD')"
-          : "date(hour, (? || ' minutes'))"
+      for (const row of await dailySums(scope, groupBy, firstDay, lastDay, true)) add(row.hour, row, 1)
+      let start = `${firstDay} 00:00:00`
+      for (const segment of segments) {
+        const end = segment.until === null || segment.until > `${lastDay} 00:00:00` ? `${lastDay} 00:00:00` : segment.until
+        const o = segment.offsetMinutes
+        const moved = Array.from({ length: 24 }, (_, h) => h).filter((h) => Math.floor((h * 60 + o) / 1440) !== 0)
+        if (moved.length > 0 && start < end) {
+          const group = groupColumn(groupBy, 'hourly')
+          const q = db(HOURLY).select('hour', db.raw(`${group} as grp`)).select(HOURLY_MEASURES.map((m) => db.raw(`sum(${m}) as ${m}`)))
+            .whereIn('hod', moved).where('hour', '>=', start).where('hour', '<', end)
+            .groupByRaw(groupBy === null ? '1' : '1, 2')
+          for (const r of await filtered(q, scope, 'hourly') as Row[]) {
+            const hour = time(r.hour)
+            const row = { hour, group: groupOf(groupBy, r.grp) } as HourlySums
+            for (const m of HOURLY_MEASURES) row[m] = num(r[m] ?? 0)
+            const local = new Date(Date.parse(`${hour.replace(' ', 'T')}Z`) + o * 60_000).toISOString().slice(0, 10)
+            add(hour.slice(0, 10), row, -1)
+            add(local, row, 1)
+          }
+        }
+        if (segment.until === null || segment.until >= end) break
+        start = segment.until
       }
-      const branches = segments.map((s) => {
-        if (s.until === null) return `else ${shifted(s.offsetMinutes)}`
-        const expression = shifted(s.offsetMinutes)
-        bindings.splice(bindings.length - 1, 0, s.until)
-        return `when hour < ? then ${expression}`
-      })
-      const day = branches.length === 1 ? branches[0]!.slice('else '.length) : `case ${branches.join(' ')} end`
-      return await sums(scope, groupBy, day, bindings)
+      return [...byDay.values()].sort((a, b) => a.hour < b.hour ? -1 : a.hour > b.hour ? 1 : 0)
     },
 
     async totals (scope, groupBy) {
