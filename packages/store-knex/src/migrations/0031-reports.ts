@@ -47,8 +47,9 @@ export async function up (knex: Knex): Promise<void> {
     t.integer('replies').notNullable()
     t.integer('reopens').notNullable()
     t.string('rating', 4).nullable()
-    t.index(['created_at'], 'report_ticket_facts_created_at_index')
-    t.index(['resolved_at'], 'report_ticket_facts_resolved_at_index')
+    // Covering the percentile reads: a range's durations and groups come from the index alone.
+    t.index(['created_at', 'first_response_s', 'category_id', 'agent_id', 'channel'], 'report_ticket_facts_created_at_index')
+    t.index(['resolved_at', 'resolution_s', 'category_id', 'agent_id', 'channel'], 'report_ticket_facts_resolved_at_index')
     t.index(['category_id', 'created_at'], 'report_ticket_facts_category_created_index')
     t.index(['agent_id', 'created_at'], 'report_ticket_facts_agent_created_index')
     t.index(['category_id', 'resolved_at'], 'report_ticket_facts_category_resolved_index')

@@ -299,27 +299,27 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     async durations (scope, metric, groupBy) {
       const at = metric === 'first_response_s' ? 'created_at' : 'resolved_at'
       const group = groupColumn(groupBy, 'facts')
-      const partition = groupBy === null ? '' : `partition by ${group} `
-      const inner = filtered(db(FACTS)
-        .select(db.raw(`${group} as grp`), db.raw(`${metric} as v`))
-        .select(db.raw(`row_number() over (${partition}order by ${metric}) as rn`))
-        .select(db.raw(`count(*) over (${partition.trim()}) as n`))
-        .select(db.raw(`sum(${metric}) over (${partition.trim()}) as total`))
-        .where(at, '>=', scope.from).where(at, '<', scope.to).whereNotNull(metric), scope, 'facts')
-      // Nearest rank: the median is the value of rank ceil(n/2), the 90th percentile of rank ceil(9n/10).
-      const rows = await db.select('grp', 'v', 'rn', 'n', 'total').from(inner.as('ranked'))
-        .where((w) => { void w.whereRaw('rn = (n + 1) / 2').orWhereRaw('rn = (9 * n + 9) / 10') }) as Row[]
-      const stats = new Map<string, DurationStats>()
+      // The range's durations straight from the covering index, unsorted: sorting a few hundred thousand integers
+      // in JS costs less than the databases' sorts and window functions over them.
+      const rows = await filtered(db(FACTS).select(db.raw(`${group} as grp`), db.raw(`${metric} as v`))
+        .where(at, '>=', scope.from).where(at, '<', scope.to).whereNotNull(metric), scope, 'facts') as Row[]
+      const values = new Map<string, { group: number | string | null, list: number[] }>()
       for (const r of rows) {
         const key = String(r.grp)
-        const n = num(r.n)
-        const s = stats.get(key) ?? { group: groupOf(groupBy, r.grp), count: n, mean: Math.round((num(r.total) / n) * 10) / 10, median: null, p90: null }
-        const rank = num(r.rn)
-        if (rank === Math.floor((n + 1) / 2)) s.median = num(r.v)
-        if (rank === Math.floor((9 * n + 9) / 10)) s.p90 = num(r.v)
-        stats.set(key, s)
+        let entry = values.get(key)
+        if (entry === undefined) values.set(key, entry = { group: groupOf(groupBy, r.grp), list: [] })
+        entry.list.push(num(r.v))
       }
-      return [...stats.values()].sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
+      const stats: DurationStats[] = []
+      for (const { group: g, list } of values.values()) {
+        const sorted = Float64Array.from(list).sort()
+        const n = sorted.length
+        let total = 0
+        for (const v of sorted) total += v
+        // Nearest rank: the median is the value of rank ceil(n/2), the 90th percentile of rank ceil(9n/10).
+        stats.push({ group: g, count: n, mean: Math.round((total / n) * 10) / 10, median: sorted[Math.floor((n + 1) / 2) - 1] ?? null, p90: sorted[Math.floor((9 * n + 9) / 10) - 1] ?? null })
+      }
+      return stats.sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
     },
 
     async backlog (scope, groupBy, asOf) {
