@@ -56,8 +56,6 @@ export interface ReportRepository {
   /** Records the door a new ticket came through. */
   recordChannel(ticketId: number, channel: string): Promise<void>
 
-  /** Hourly sums in scope, per hour (and group). */
-  hourly(scope: ReportScope, groupBy: ReportDimension | null): Promise<HourlySums[]>
   /**
    * Sums in scope per local day (and group): each hour row counts on the
    * date of its start shifted by the offset of the segment it falls in

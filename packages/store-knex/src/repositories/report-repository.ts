@@ -234,10 +234,6 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       await db('ticket_channels').insert({ ticket_id: ticketId, channel }).onConflict('ticket_id').ignore()
     },
 
-    async hourly (scope, groupBy) {
-      return await sums(scope, groupBy, 'hour', [])
-    },
-
     async daily (scope, groupBy, segments) {
       // The UTC days the range touches, from the daily rollup; then, per stretch of one offset, the hours whose local
       // date differs from their UTC date (a few hours of each day, read through the hour-of-day index) move to it.
