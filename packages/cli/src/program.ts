@@ -11,6 +11,7 @@ import { tokensCreateCommand } from './commands/tokens-create.js'
 import { usersCreateCommand } from './commands/users-create.js'
 import { jobsCommand } from './commands/jobs.js'
 import { jobsRetryCommand } from './commands/jobs-retry.js'
+import { reportsRebuildCommand } from './commands/reports-rebuild.js'
 import { webhooksCreateCommand } from './commands/webhooks-create.js'
 import { webhooksDeleteCommand } from './commands/webhooks-delete.js'
 import { webhooksListCommand } from './commands/webhooks-list.js'
@@ -22,7 +23,7 @@ import { webhooksRotateCommand } from './commands/webhooks-rotate.js'
  * Fastify, mail) only when it runs, so `--help` and `--version` load none of it.
  */
 const commands = [serveCommand, migrateCommand, seedCommand, usersCreateCommand, tokensCreateCommand, importCommand, doctorCommand,
-  jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand, mailTestCommand, mailRotateReplyKeyCommand]
+  jobsCommand, jobsRetryCommand, webhooksListCommand, webhooksCreateCommand, webhooksDeleteCommand, webhooksRotateCommand, mailTestCommand, mailRotateReplyKeyCommand, reportsRebuildCommand]
 
 export function buildProgram (io: CliIo = processIo): Command {
   const output = { writeOut: (s: string) => { io.out(s.replace(/\n$/, '')) }, writeErr: (s: string) => { io.err(s.replace(/\n$/, '')) } }

@@ -46,6 +46,8 @@ import { TicketHistoryService } from './history/ticket-history-service.js'
 import { AuditLogService } from './audit/audit-log-service.js'
 import { registerSla } from './sla/sla-jobs.js'
 import type { SlaService } from './sla/sla-service.js'
+import { ReportService } from './reports/report-service.js'
+import { recordTicketChannel } from './reports/report-jobs.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -123,6 +125,8 @@ export interface Helpdesk {
   readonly auditLog: AuditLogService
   /** SLA calendars and policies (administrators), tickets' clocks, the escalation and recalculation jobs. */
   readonly sla: SlaService
+  /** Reports over the rollups the `reports.update` job maintains (docs/reports.md). */
+  readonly reports: ReportService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -149,6 +153,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordResolutions)
   context.events.record(recordBadRatingNotifications)
   context.events.record(recordHistoryOfEvents)
+  context.events.record(recordTicketChannel)
   const tickets = new TicketService(context)
   const sla = registerSla(context, tickets)
   const comments = new CommentService(context)
@@ -196,6 +201,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     ticketHistory: new TicketHistoryService(context),
     auditLog: new AuditLogService(context),
     sla,
+    reports: new ReportService(context),
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier

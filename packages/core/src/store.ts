@@ -22,6 +22,7 @@ import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
 import type { SlaRepository } from './sla/sla-store.js'
 import type { MacroRepository } from './macros/macro-store.js'
+import type { ReportRepository } from './reports/report-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -96,6 +97,8 @@ export interface Repositories {
   sla: SlaRepository
   /** Macros: named sets of ticket actions, shared or personal. */
   macros: MacroRepository
+  /** Reports' rollups: per-ticket facts, hourly sums, the updater's cursor; the doors tickets came through. */
+  reports: ReportRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

@@ -44,6 +44,7 @@ import { satisfactionRoutes } from './routes/satisfaction/satisfaction-routes.js
 import { historyRoutes } from './routes/history/history-routes.js'
 import { auditRoutes } from './routes/audit/audit-routes.js'
 import { slaRoutes } from './routes/sla/sla-routes.js'
+import { reportRoutes } from './routes/reports/report-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,7 +57,7 @@ declare module 'fastify' {
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
   eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes,
-  assignmentRoutes]
+  assignmentRoutes, reportRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

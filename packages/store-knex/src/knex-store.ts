@@ -32,6 +32,7 @@ import { createTicketHistoryRepository } from './repositories/ticket-history-rep
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createSlaRepository } from './repositories/sla-repository.js'
 import { createMacroRepository } from './repositories/macro-repository.js'
+import { createReportRepository } from './repositories/report-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -104,7 +105,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   ticketHistory: createTicketHistoryRepository,
   auditLog: createAuditLogRepository,
   sla: createSlaRepository,
-  macros: createMacroRepository
+  macros: createMacroRepository,
+  reports: createReportRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

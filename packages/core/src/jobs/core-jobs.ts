@@ -1,3 +1,4 @@
+import { registerReportJobs } from '../reports/report-jobs.js'
 import { registerSlaJobs } from '../sla/sla-jobs.js'
 import { ACCOUNT_MAIL_JOB, ACCOUNT_TOKENS_PRUNE_JOB } from '../auth/account-service.js'
 import type { ServiceContext } from '../context.js'
@@ -69,6 +70,7 @@ export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext, o
   jobs.every(CoreJobType.TokensPrune, HOUR)
 
   registerSlaJobs(jobs, helpdesk.sla, context)
+  registerReportJobs(helpdesk, context)
 
   jobs.register(CoreJobType.AuditPrune, async () => { await helpdesk.auditLog.prune() })
   jobs.every(CoreJobType.AuditPrune, DAY)

@@ -38,6 +38,8 @@ export interface Settings {
   'audit.retention_days': number
   /** Statuses besides Pending (which always pauses) in which SLA clocks stand still (docs/sla.md). */
   'sla.paused_statuses': number[]
+  /** Reports (`GET /reports/...`) for administrators only; otherwise agents see those of their categories too. */
+  'reports.admins_only': boolean
 }
 
 export type SettingKey = keyof Settings
@@ -99,7 +101,8 @@ const specs: { [K in SettingKey]: SettingSpec<K> } = {
     check: (value) => Array.isArray(value) && value.length <= 50 && value.every((v) => Number.isInteger(v) && v >= 1 && v <= 1000 && v !== 3)
       ? { value: [...new Set(value as number[])].filter((v) => v !== 2).sort((a, b) => a - b) }
       : { error: 'Must be a list of status numbers (not 3, Closed); Pending (2) always pauses.' }
-  }
+  },
+  'reports.admins_only': { default: false, check: boolean }
 }
 
 /** Every setting's key, in a stable order. */

@@ -1,5 +1,6 @@
 import type { Category } from '../categories/category.js'
 import type { DomainEvent } from '../events.js'
+import type { Channel } from '../users/actor.js'
 import type { User } from '../users/user.js'
 import type { Comment } from './comment.js'
 import type { Ticket } from './ticket.js'
@@ -31,7 +32,11 @@ export interface TicketEventBase extends DomainEvent {
 }
 
 /** Always raised on creation. */
-export interface TicketCreatedEvent extends TicketEventBase { type: typeof TicketEventType.TicketCreated }
+export interface TicketCreatedEvent extends TicketEventBase {
+  type: typeof TicketEventType.TicketCreated
+  /** The door it came in through (reports group by it). */
+  channel?: Channel
+}
 
 /** Also raised when staff created the ticket on behalf of a customer (its owner). */
 export interface TicketCreatedByAgentEvent extends TicketEventBase { type: typeof TicketEventType.TicketCreatedByAgent }

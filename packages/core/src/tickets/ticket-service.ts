@@ -122,7 +122,7 @@ export class TicketService {
       const tagged = tags.length > 0 ? await tx.tickets.setTags(ticket.id, tags) : []
       const evented = ticketWithTags(ticket, tagged)
       const facts = ticketEventFacts(actor.id, evented, category)
-      await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreated, ...facts } satisfies TicketCreatedEvent)
+      await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreated, ...facts, channel: actor.channel } satisfies TicketCreatedEvent)
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }

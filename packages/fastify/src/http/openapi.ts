@@ -32,6 +32,7 @@ const tags = [
   { name: 'History', description: 'What happened to a ticket: every change of its fields, who made it, when and through which door.' },
   { name: 'Audit log', description: 'Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), for administrators.' },
   { name: 'SLA', description: 'Business-hours calendars and SLA policies (administrators); a ticket\'s clocks (staff). See docs/sla.md.' },
+  { name: 'Reports', description: 'Response and resolution times, volume, backlog, reopen rate and satisfaction from the rollups, as JSON or CSV (staff).' },
   { name: 'Imports', description: 'Bulk imports of customers, agents, categories, tickets and comments (administrators).' },
   { name: 'Health', description: 'Liveness and readiness probes for load balancers.' }
 ]

@@ -178,6 +178,9 @@ export const accessTable: AccessRow[] = [
   row('GET /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings' })),
   row('GET /audit-log', 'category', ADMIN_ONLY, () => ({ url: '/audit-log' })),
   row('PATCH /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings', payload: { 'auth.sso_only_staff': false } })),
+  // Reports: staff (agents see their categories' figures), unless reports.admins_only.
+  row('GET /reports/:metric', 'category', [401, 403, 403, 200, 200, 200], () => ({ url: '/reports/volume?from=2026-01-01&to=2026-01-31' })),
+  row('GET /reports/tickets', 'category', [401, 403, 403, 200, 200, 200], () => ({ url: '/reports/tickets?from=2026-01-01&to=2026-01-31' })),
 
   // Customers: administrators and agents with manage_customers; the owner is the customer the row reads.
   row('GET /customers', 'manage_customers', PERMITTED, () => ({ url: '/customers' })),

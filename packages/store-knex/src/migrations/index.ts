@@ -28,6 +28,7 @@ import * as slaPolicies from './0033-sla-policies.js'
 import * as ticketSla from './0034-ticket-sla.js'
 import * as ticketPrioritiesAndTags from './0035-ticket-priorities-and-tags.js'
 import * as macros from './0036-macros.js'
+import * as reports from './0031-reports.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -61,6 +62,7 @@ export const migrations: Migration[] = [
   { name: '0028-ticket-history', ...ticketHistory },
   { name: '0029-audit-log', ...auditLog },
   { name: '0030-satisfaction', ...satisfaction },
+  { name: '0031-reports', ...reports },
   { name: '0033-sla-policies', ...slaPolicies },
   { name: '0034-ticket-sla', ...ticketSla },
   { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags },

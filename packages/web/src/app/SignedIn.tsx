@@ -24,6 +24,7 @@ const Security = lazy(async () => await import('./screens/Security.js'))
 const SignInSettings = lazy(async () => await import('./screens/SignInSettings.js'))
 const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
 const SurveySettings = lazy(async () => await import('./screens/SurveySettings.js'))
+const Reports = lazy(async () => await import('./screens/Reports.js'))
 const AuditLog = lazy(async () => await import('./screens/AuditLog.js'))
 const SlaSettings = lazy(async () => await import('./screens/SlaSettings.js'))
 const VerifyEmail = lazy(async () => ({ default: (await import('./screens/Account.js')).VerifyEmail }))
@@ -64,6 +65,7 @@ export default function SignedIn () {
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}
         {user.type === 'admin' ? <Route path="/categories"><Categories /></Route> : null}
         {user.type === 'admin' ? <Route path="/fields"><Fields /></Route> : null}
+        {isStaff ? <Route path="/reports"><Reports /></Route> : null}
         {isStaff ? <Route path="/canned-responses"><CannedResponses /></Route> : null}
         {isStaff ? <Route path="/macros"><Macros /></Route> : null}
         {can('manage_articles') ? <Route path="/knowledge-base"><KnowledgeBase /></Route> : null}

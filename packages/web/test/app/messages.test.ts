@@ -34,7 +34,9 @@ test('keys built from a prefix (t(`person.status.${n}`)) have an entry for every
     'kb.visibility.': [1, 2, 3, 4],
     'fields.type.': ['text', 'text-area', 'select-box'],
     'imports.status.': ['queued', 'running', 'completed', 'failed'],
-    'permission.': ['view_all_tickets', 'manage_customers', 'manage_articles', 'assign_tickets', 'delete_tickets']
+    'permission.': ['view_all_tickets', 'manage_customers', 'manage_articles', 'assign_tickets', 'delete_tickets'],
+    'reports.group.': ['category', 'agent', 'channel'],
+    'reports.csv.': ['volume', 'first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'satisfaction', 'backlog', 'tickets']
   }
   for (const [prefix, values] of Object.entries(families)) {
     assert.ok(code.includes(`t(\`${prefix}\${`), `the app builds keys from ${prefix}`)

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { AuditSettings, Data, responses, SatisfactionSettings, SlaSettings } from '@helpdesk/shapes'
+import { AuditSettings, Data, ReportSettings, responses, SatisfactionSettings, SlaSettings } from '@helpdesk/shapes'
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('agent'), Type.Literal('customer')])
 const Verification = Type.Union([Type.Literal('off'), Type.Literal('optional'), Type.Literal('required')], {
@@ -17,7 +17,8 @@ const SettingsBody = Type.Object({
   'auth.sso_only_staff': Type.Boolean({ description: 'Staff sign in only through single sign-on (password sign-in refused for administrators and agents).' }),
   ...SatisfactionSettings,
   ...AuditSettings,
-  ...SlaSettings
+  ...SlaSettings,
+  ...ReportSettings
 })
 
 const SettingsPatch = Type.Partial(SettingsBody, {

@@ -94,6 +94,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
                   {user.type === 'admin' ? <li><NavLink href="/agents">{t('nav.agents')}</NavLink></li> : null}
                   {user.type === 'admin' ? <li><NavLink href="/categories">{t('nav.categories')}</NavLink></li> : null}
                   {user.type === 'admin' ? <li><NavLink href="/fields">{t('nav.fields')}</NavLink></li> : null}
+                  {isStaff ? <li><NavLink href="/reports">{t('nav.reports')}</NavLink></li> : null}
                   {isStaff ? <li><NavLink href="/canned-responses">{t('nav.canned')}</NavLink></li> : null}
                   {isStaff ? <li><NavLink href="/macros">{t('nav.macros')}</NavLink></li> : null}
                   {can('manage_articles') ? <li><NavLink href="/knowledge-base">{t('nav.kbEditor')}</NavLink></li> : null}

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter-preact'
 import { api, type Page } from '../api.js'
 import { useAsync } from '../hooks.js'
 import { useSession } from '../session.js'
+import { MyFigures } from '../reports/MyFigures.js'
 import { loadCategories } from '../data.js'
 import { isUnread } from '../dates.js'
 import { requestComposerFocus } from '../intents.js'
@@ -89,6 +90,7 @@ export default function Inbox () {
   return (
     <section aria-labelledby="inbox-title">
       <PageHeader title={t('inbox.title')} />
+      {user?.type === 'agent' ? <MyFigures agentId={user.id} /> : null}
       {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the landmark every screen reader knows; a <search> wrapper would change the page's markup */}
       <form class="filters" role="search" aria-label={t('inbox.filters')} onSubmit={(e) => { e.preventDefault(); setFilters({ q: search.trim(), tag: tag.trim().toLowerCase() }) }}>
         <Field label={t('inbox.search')} name="search" type="search" value={search} onValue={setSearch} />

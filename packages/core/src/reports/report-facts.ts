@@ -1,0 +1,158 @@
+import { parseDateTime, type DateTimeString } from '../time.js'
+
+/**
+ * Reports (docs/reports.md): one fact row per ticket, computed from the
+ * ticket, its comments and its resolutions alone (never from the events
+ * that led there), so computing it again gives the same row: the rollups
+ * are idempotent and can be rebuilt from scratch at any time.
+ */
+
+/** The door a ticket came in through; `unknown` for tickets older than the reports. */
+export const REPORT_CHANNELS = ['console', 'api', 'mail', 'import', 'cli', 'unknown'] as const
+export type ReportChannel = typeof REPORT_CHANNELS[number]
+
+export function isReportChannel (value: unknown): value is ReportChannel {
+  return typeof value === 'string' && (REPORT_CHANNELS as readonly string[]).includes(value)
+}
+
+/** What the facts of a ticket are computed from (read in batch by the store). */
+export interface TicketFactSource {
+  ticket: { id: number, category_id: number, assigned_agent_id: number | null, status: number, created_at: DateTimeString, updated_at: DateTimeString }
+  /** From `ticket_channels`; null when never recorded. */
+  channel: string | null
+  /** Whether the ticket came from an import (its channel when none was recorded). */
+  imported: boolean
+  /** Creation times of the ticket's public replies by staff (administrators and agents). */
+  staffReplies: readonly DateTimeString[]
+  /** The ticket's resolutions (closings), in any order. */
+  resolutions: ReadonlyArray<{ resolution: number, closed_at: DateTimeString, rating: string | null }>
+}
+
+export interface TicketFact {
+  ticket_id: number
+  category_id: number
+  agent_id: number | null
+  channel: ReportChannel
+  status: number
+  created_at: DateTimeString
+  /** The first public staff reply. */
+  first_response_at: DateTimeString | null
+  /** The last closing while the ticket is closed; null while it is open or pending. */
+  resolved_at: DateTimeString | null
+  /** Seconds from creation to the first response (calendar time). */
+  first_response_s: number | null
+  /** Seconds from creation to `resolved_at` (calendar time). */
+  resolution_s: number | null
+  /** Public staff replies up to `resolved_at` (all of them while unresolved). */
+  replies: number
+  /** How many times the ticket was reopened after a closing. */
+  reopens: number
+  /** The rating of the last resolution while the ticket is closed. */
+  rating: 'good' | 'bad' | null
+}
+
+const CLOSED = 3
+const seconds = (from: DateTimeString, to: DateTimeString): number => Math.max(0, Math.round((parseDateTime(to) - parseDateTime(from)) / 1000))
+
+/** The fact row of one ticket (docs/reports.md defines each column). */
+export function ticketFact (source: TicketFactSource): TicketFact {
+  const { ticket } = source
+  const replies = [...source.staffReplies].sort()
+  const resolutions = [...source.resolutions].sort((a, b) => a.resolution - b.resolution)
+  const last = resolutions.at(-1)
+  const closed = ticket.status === CLOSED
+  // A ticket imported (or closed before migration 0030) as closed has no resolution: it was resolved at its last update.
+  const resolvedAt = closed ? (last?.closed_at ?? ticket.updated_at) : null
+  const firstResponse = replies[0] ?? null
+  const channel: ReportChannel = isReportChannel(source.channel) ? source.channel : source.imported ? 'import' : 'unknown'
+  return {
+    ticket_id: ticket.id,
+    category_id: ticket.category_id,
+    agent_id: ticket.assigned_agent_id,
+    channel,
+    status: ticket.status,
+    created_at: ticket.created_at,
+    first_response_at: firstResponse,
+    resolved_at: resolvedAt,
+    first_response_s: firstResponse === null ? null : seconds(ticket.created_at, firstResponse),
+    resolution_s: resolvedAt === null ? null : seconds(ticket.created_at, resolvedAt),
+    replies: resolvedAt === null ? replies.length : replies.filter((at) => at <= resolvedAt).length,
+    reopens: Math.max(0, resolutions.length - (closed ? 1 : 0)),
+    rating: closed && (last?.rating === 'good' || last?.rating === 'bad') ? last.rating : null
+  }
+}
+
+/** The key of an hourly rollup row. `agent_id` 0: unassigned. */
+export interface HourlyKey { hour: DateTimeString, category_id: number, agent_id: number, channel: string }
+
+export const HOURLY_MEASURES = [
+  'created', 'first_responded', 'first_response_s', 'resolved', 'resolution_s', 'replies', 'reopened', 'reopens', 'rated_good', 'rated_bad'
+] as const
+export type HourlyMeasure = typeof HOURLY_MEASURES[number]
+export type HourlyRow = HourlyKey & Record<HourlyMeasure, number>
+
+/** `YYYY-MM-DD HH:00:00`: the UTC hour a time falls in. */
+export function hourOf (at: DateTimeString): DateTimeString {
+  return `${at.slice(0, 13)}:00:00`
+}
+
+export function hourlyKeyString (key: HourlyKey): string {
+  return `${key.hour}|${key.category_id}|${key.agent_id}|${key.channel}`
+}
+
+function emptyMeasures (): Record<HourlyMeasure, number> {
+  return { created: 0, first_responded: 0, first_response_s: 0, resolved: 0, resolution_s: 0, replies: 0, reopened: 0, reopens: 0, rated_good: 0, rated_bad: 0 }
+}
+
+/**
+ * What one ticket adds to the hourly rollup: at its creation hour (created,
+ * first responses) and at its resolution hour (resolved, resolution time,
+ * replies, reopens, rating), under its current category, agent and channel.
+ */
+export function hourlyContributions (fact: TicketFact): HourlyRow[] {
+  const base = { category_id: fact.category_id, agent_id: fact.agent_id ?? 0, channel: fact.channel }
+  const created: HourlyRow = { ...base, hour: hourOf(fact.created_at), ...emptyMeasures(), created: 1 }
+  if (fact.first_response_s !== null) {
+    created.first_responded = 1
+    created.first_response_s = fact.first_response_s
+  }
+  if (fact.resolved_at === null || fact.resolution_s === null) return [created]
+  const resolved: HourlyRow = {
+    ...base,
+    hour: hourOf(fact.resolved_at),
+    ...emptyMeasures(),
+    resolved: 1,
+    resolution_s: fact.resolution_s,
+    replies: fact.replies,
+    reopened: fact.reopens > 0 ? 1 : 0,
+    reopens: fact.reopens,
+    rated_good: fact.rating === 'good' ? 1 : 0,
+    rated_bad: fact.rating === 'bad' ? 1 : 0
+  }
+  return [created, resolved]
+}
+
+/**
+ * The change to the hourly rollup when a ticket's facts go from `before` to
+ * `after` (either null: created, deleted): rows whose measures all cancel out
+ * are left out. Summed per key.
+ */
+export function hourlyDelta (before: readonly TicketFact[], after: readonly TicketFact[]): HourlyRow[] {
+  const rows = new Map<string, HourlyRow>()
+  const add = (fact: TicketFact, sign: 1 | -1): void => {
+    for (const row of hourlyContributions(fact)) {
+      const key = hourlyKeyString(row)
+      const sum = rows.get(key) ?? { hour: row.hour, category_id: row.category_id, agent_id: row.agent_id, channel: row.channel, ...emptyMeasures() }
+      for (const m of HOURLY_MEASURES) sum[m] += sign * row[m]
+      rows.set(key, sum)
+    }
+  }
+  for (const fact of before) add(fact, -1)
+  for (const fact of after) add(fact, 1)
+  return [...rows.values()].filter((row) => HOURLY_MEASURES.some((m) => row[m] !== 0))
+}
+
+/** Two facts are the same row. */
+export function sameFact (a: TicketFact, b: TicketFact): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}

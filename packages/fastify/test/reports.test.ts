@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { buildApp, eachDialect, manualClock } from './helpers.js'
+import { expectError, expectStatus, expectValidation } from './http-assertions.js'
+import { desk, postComment, postTicket } from './ticket-fixtures.js'
+
+/** GET /reports/{metric} and /reports/tickets: JSON and CSV, time zones, who sees what. */
+eachDialect((dialect) => {
+  describe(`reports over HTTP on ${dialect}`, () => {
+    it('answers each report as JSON and CSV, with the ticket rows behind it, to the staff allowed', async (t) => {
+      const clock = manualClock(Date.parse('2026-03-02T09:00:00Z'))
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      // Billing: created 09:00 by Alice, Gus answers and closes at 09:30. Sales: created 09:00, unanswered.
+      const billing = await postTicket(h, d.alice.token, { category: d.billing })
+      await postTicket(h, d.bob.token, { category: d.sales })
+      clock.advance(30 * 60_000)
+      await postComment(h, d.agent.token, billing.id, { close: true })
+      await h.helpdesk.reports.update()
+
+      const get = async (url: string, token = d.admin.token, headers: Record<string, string> = {}) => await h.inject({ method: 'GET', url: `/api/v1${url}`, token, headers })
+      const frt = expectStatus(await get('/reports/first-response-time?from=2026-03-01&to=2026-03-31&group_by=category'), 200).data
+      assert.deepEqual(frt.columns, ['group', 'tickets', 'mean_s', 'median_s', 'p90_s'])
+      assert.deepEqual(frt.rows, [{ group: d.billing, tickets: 1, mean_s: 1800, median_s: 1800, p90_s: 1800 }])
+      assert.equal(frt.time_zone, 'UTC')
+      const volume = expectStatus(await get('/reports/volume?from=2026-03-01&to=2026-03-31&time_zone=America/Los_Angeles'), 200).data
+      // 09:00 UTC is 01:00 in Los Angeles (UTC-8 on March 2).
+      assert.deepEqual(volume.rows, [{ period: '2026-03-02', created: 2, resolved: 1 }])
+
+      const csv = await get('/reports/resolution-time?from=2026-03-01&to=2026-03-31&format=csv')
+      assert.equal(csv.statusCode, 200)
+      assert.match(String(csv.headers['content-type']), /^text\/csv/)
+      assert.match(String(csv.headers['content-disposition']), /attachment; filename="resolution-time-2026-03-01-2026-03-31.csv"/)
+      assert.equal(csv.body, 'tickets,mean_s,median_s,p90_s\r\n1,1800,1800,1800\r\n')
+      const accepted = await get('/reports/backlog?from=2026-03-01&to=2026-03-31', d.admin.token, { accept: 'text/csv' })
+      assert.equal(accepted.body, 'age,tickets\r\n0-1d,1\r\n')
+
+      const rows = expectStatus(await get('/reports/tickets?from=2026-03-01&to=2026-03-31'), 200)
+      assert.equal(rows.data.length, 2)
+      assert.equal(rows.meta.next_after, null)
+      const paged = expectStatus(await get('/reports/tickets?from=2026-03-01&to=2026-03-31&per_page=1'), 200)
+      assert.deepEqual([paged.data.length, paged.meta.next_after], [1, paged.data[0].ticket_id])
+      const ticketCsv = await get('/reports/tickets?from=2026-03-01&to=2026-03-31&format=csv')
+      const lines = ticketCsv.body.trim().split('\r\n')
+      assert.equal(lines[0], 'ticket_id,category_id,agent_id,channel,status,created_at,first_response_at,resolved_at,first_response_s,resolution_s,replies,reopens,rating')
+      assert.equal(lines.length, 3)
+      assert.equal(lines[1], `${billing.id as number},${d.billing},,api,3,2026-03-02 09:00:00,2026-03-02 09:30:00,2026-03-02 09:30:00,1800,1800,1,0,`)
+
+      // The agent sees Billing only; customers are refused; the setting keeps reports to administrators.
+      const agentVolume = expectStatus(await get('/reports/volume?from=2026-03-01&to=2026-03-31', d.agent.token), 200).data
+      assert.deepEqual(agentVolume.rows, [{ period: '2026-03-02', created: 1, resolved: 1 }])
+      expectError(await get('/reports/volume?from=2026-03-01&to=2026-03-31', d.alice.token), 403)
+      expectStatus(await h.inject({ method: 'PATCH', url: '/api/v1/settings', token: d.admin.token, payload: { 'reports.admins_only': true } }), 200)
+      expectError(await get('/reports/volume?from=2026-03-01&to=2026-03-31', d.agent.token), 403)
+      expectError(await get('/reports/tickets?from=2026-03-01&to=2026-03-31&format=csv', d.agent.token), 403)
+      assert.equal(expectStatus(await h.inject({ method: 'GET', url: '/api/v1/settings', token: d.admin.token }), 200).data['reports.admins_only'], true)
+
+      // Bad queries are 422s, never 500s.
+      expectValidation(await get('/reports/volume?from=2026-03-01&to=2026-03-31&time_zone=Mars/Olympus'), 'time_zone')
+      expectValidation(await get('/reports/volume?from=2026-03-31&to=2026-03-01'), 'to')
+      expectValidation(await get('/reports/volume?from=2020-01-01&to=2026-03-01'), 'to')
+      assert.equal((await get('/reports/nonsense?from=2026-03-01&to=2026-03-31')).statusCode, 404)
+      assert.equal((await get('/reports/volume?from=yesterday&to=2026-03-31')).statusCode, 422)
+    })
+  })
+})

@@ -1,0 +1,183 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { ForbiddenError, rebuildReports, toCsv, updateReports, TICKET_FACT_COLUMNS, type ReportQuery } from '@helpdesk/core'
+import { testDialects } from '../src/index.js'
+import { importLines, reportDesk, type ReportDesk } from './reports-fixture.js'
+
+/**
+ * The hand-computed fixture of docs/reports.md (all times UTC):
+ *
+ * - A (Billing, Alice, assigned to Gus): created Mon 2026-03-02 09:00; Gus
+ *   replies 09:30, replies and closes 10:00; Alice reopens 11:00; Gus closes
+ *   12:00; Alice reopens 13:00; Gus closes 14:00. First response 1,800 s,
+ *   resolution 18,000 s, 4 replies, reopened twice.
+ * - B (imported with history, closed): created Sun 2026-03-01 08:00, agent
+ *   replies 09:00 and 11:00 (the customer 10:00), last update 12:00. First
+ *   response 3,600 s, resolution 14,400 s, 2 replies, channel `import`.
+ * - C (Billing, Bob): created Tue 2026-03-03 09:00, Gus replies 10:00: paused in
+ *   Pending, unresolved. First response 3,600 s, in the backlog.
+ * - D (Sales, Alice, assigned to Sam): created Wed 2026-03-04 09:00, Sam
+ *   replies and closes 09:20; Alice rates it bad. 1,200 s both.
+ * - E (Billing, Bob, assigned to Gus): created Fri 2026-03-06 17:00, answered
+ *   and closed across the weekend, Mon 2026-03-09 09:00; rated good.
+ *   230,400 s both (64 hours of calendar time).
+ */
+async function buildFixture (d: ReportDesk): Promise<Record<string, number>> {
+  const { helpdesk: h, clock } = d
+  const reply = async (who: typeof d.agent, id: number, at: string, close = false): Promise<void> => {
+    clock.set(at)
+    await h.comments.create(who, id, { body: 'A reply.', type: 1, private: false, close })
+  }
+  clock.set('2026-03-02 09:00:00')
+  const a = (await h.tickets.create(d.alice, { title: 'A', body: 'Help', category: d.billing })).id
+  await h.tickets.assign(d.admin, a, d.agent.id)
+  await reply(d.agent, a, '2026-03-02 09:30:00')
+  await reply(d.agent, a, '2026-03-02 10:00:00', true)
+  await reply(d.alice, a, '2026-03-02 11:00:00')
+  await reply(d.agent, a, '2026-03-02 12:00:00', true)
+  await reply(d.alice, a, '2026-03-02 13:00:00')
+  await reply(d.agent, a, '2026-03-02 14:00:00', true)
+
+  clock.set('2026-03-02 15:00:00')
+  await importLines(d, [
+    { type: 'category', id: 'old-cat', name: 'Legacy' },
+    { type: 'agent', id: 'gus', first_name: d.agent.first_name, last_name: d.agent.last_name, email: d.agent.email },
+    { type: 'customer', id: 'carl', first_name: 'Carl', last_name: 'Old', email: 'carl@reports.test' },
+    {
+      type: 'ticket', id: 'old-1', customer: 'carl', category: 'old-cat', agent: 'gus', title: 'B', body: 'Old', status: 'closed',
+      created_at: '2026-03-01 08:00:00', updated_at: '2026-03-01 12:00:00',
+      comments: [
+        { body: 'Agent', agent: 'gus', created_at: '2026-03-01 09:00:00' },
+        { body: 'Customer', customer: 'carl', created_at: '2026-03-01 10:00:00' },
+        { body: 'Agent again', agent: 'gus', created_at: '2026-03-01 11:00:00' }
+      ]
+    }
+  ])
+
+  clock.set('2026-03-03 09:00:00')
+  const c = (await h.tickets.create(d.bob, { title: 'C', body: 'Help', category: d.billing })).id
+  await reply(d.agent, c, '2026-03-03 10:00:00')
+
+  clock.set('2026-03-04 09:00:00')
+  const dd = (await h.tickets.create(d.alice, { title: 'D', body: 'Help', category: d.sales })).id
+  await h.tickets.assign(d.admin, dd, d.seller.id)
+  await reply(d.seller, dd, '2026-03-04 09:20:00', true)
+  clock.set('2026-03-04 10:00:00')
+  await h.satisfaction.rate(d.alice, dd, { rating: 'bad', comment: 'Too short.' })
+
+  clock.set('2026-03-06 17:00:00')
+  const e = (await h.tickets.create(d.bob, { title: 'E', body: 'Help', category: d.billing })).id
+  await h.tickets.assign(d.admin, e, d.agent.id)
+  await reply(d.agent, e, '2026-03-09 09:00:00', true)
+  clock.set('2026-03-09 10:00:00')
+  await h.satisfaction.rate(d.bob, e, { rating: 'good' })
+  return { a, c, d: dd, e }
+}
+
+const week: ReportQuery = { from: '2026-03-01', to: '2026-03-09' }
+
+for (const dialect of testDialects()) {
+  describe(`reports on ${dialect}`, () => {
+    it('computes every metric of the hand-computed fixture exactly, live and rebuilt alike', async (t) => {
+      const d = await reportDesk(t, dialect)
+      const ids = await buildFixture(d)
+      await updateReports(d.store, d.clock)
+      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }
+      assert.equal(live.facts.length, 5)
+      const r = d.helpdesk.reports
+      const admin = d.admin
+
+      const frt = await r.report(admin, 'first-response-time', week)
+      assert.deepEqual(frt.rows, [{ tickets: 5, mean_s: 48120, median_s: 3600, p90_s: 230400 }])
+      const res = await r.report(admin, 'resolution-time', week)
+      assert.deepEqual(res.rows, [{ tickets: 4, mean_s: 66000, median_s: 14400, p90_s: 230400 }])
+      assert.deepEqual((await r.report(admin, 'replies', week)).rows, [{ resolved: 4, replies: 8, mean_replies: 2 }])
+      assert.deepEqual((await r.report(admin, 'reopen-rate', week)).rows, [{ resolved: 4, reopened: 1, reopens: 2, reopen_rate: 0.25 }])
+      assert.deepEqual((await r.report(admin, 'satisfaction', week)).rows, [{ resolved: 4, good: 1, bad: 1, score: 0.5 }])
+      assert.deepEqual((await r.report(admin, 'backlog', week)).rows, [{ age: '3-7d', tickets: 1 }])
+      assert.deepEqual((await r.report(admin, 'volume', week)).rows, [
+        { period: '2026-03-01', created: 1, resolved: 1 },
+        { period: '2026-03-02', created: 1, resolved: 1 },
+        { period: '2026-03-03', created: 1, resolved: 0 },
+        { period: '2026-03-04', created: 1, resolved: 1 },
+        { period: '2026-03-06', created: 1, resolved: 0 },
+        { period: '2026-03-09', created: 0, resolved: 1 }
+      ])
+      // Tokyo (UTC+9): E was created on Saturday there; A resolved at 23:00 on the 2nd; B's day is still the 1st.
+      assert.deepEqual((await r.report(admin, 'volume', { ...week, time_zone: 'Asia/Tokyo', to: '2026-03-10' })).rows, [
+        { period: '2026-03-01', created: 1, resolved: 1 },
+        { period: '2026-03-02', created: 1, resolved: 1 },
+        { period: '2026-03-03', created: 1, resolved: 0 },
+        { period: '2026-03-04', created: 1, resolved: 1 },
+        { period: '2026-03-07', created: 1, resolved: 0 },
+        { period: '2026-03-09', created: 0, resolved: 1 }
+      ])
+      // New York across its clock change (March 8): every ticket stays on its UTC date there.
+      assert.deepEqual((await r.report(admin, 'volume', { ...week, time_zone: 'America/New_York' })).rows.map((row) => row.period), ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-06', '2026-03-09'])
+      assert.deepEqual((await r.report(admin, 'volume', { ...week, interval: 'week' })).rows, [
+        { period: '2026-02-23', created: 1, resolved: 1 },
+        { period: '2026-03-02', created: 4, resolved: 2 },
+        { period: '2026-03-09', created: 0, resolved: 1 }
+      ])
+      // By agent: Gus has A, B (imported to him), C, E; Sam has D.
+      assert.deepEqual((await r.report(admin, 'resolution-time', { ...week, group_by: 'agent' })).rows, [
+        { group: d.agent.id, tickets: 3, mean_s: 87600, median_s: 18000, p90_s: 230400 },
+        { group: d.seller.id, tickets: 1, mean_s: 1200, median_s: 1200, p90_s: 1200 }
+      ].sort((x, y) => x.group - y.group))
+      assert.deepEqual((await r.report(admin, 'first-response-time', { ...week, group_by: 'channel' })).rows, [
+        { group: 'api', tickets: 4, mean_s: 59250, median_s: 1800, p90_s: 230400 },
+        { group: 'import', tickets: 1, mean_s: 3600, median_s: 3600, p90_s: 3600 }
+      ])
+      assert.deepEqual((await r.report(admin, 'satisfaction', { ...week, group_by: 'category' })).rows.map((row) => [row.group, row.score]), [
+        [d.billing, 1], [d.sales, 0], [live.facts.find((f) => f.channel === 'import')?.category_id ?? -1, null]
+      ].sort((x, y) => Number(x[0]) - Number(y[0])))
+      // Totals in other zones read whole UTC days and the edge hours: Tokyo's week ending on the 8th ends at 15:00 UTC, before E was closed.
+      assert.deepEqual((await r.report(admin, 'replies', { ...week, time_zone: 'Asia/Tokyo' })).rows, [{ resolved: 4, replies: 8, mean_replies: 2 }])
+      assert.deepEqual((await r.report(admin, 'replies', { from: '2026-03-01', to: '2026-03-08', time_zone: 'Asia/Tokyo' })).rows, [{ resolved: 3, replies: 7, mean_replies: 2.3333 }])
+      // New York's 1st starts at 05:00 UTC: B (resolved 12:00 UTC on the 1st) is in; its 2nd ends at 05:00 UTC on the 3rd: A is in.
+      assert.deepEqual((await r.report(admin, 'reopen-rate', { from: '2026-03-01', to: '2026-03-02', time_zone: 'America/New_York' })).rows, [{ resolved: 2, reopened: 1, reopens: 2, reopen_rate: 0.5 }])
+      assert.deepEqual((await r.report(admin, 'satisfaction', { from: '2026-03-04', to: '2026-03-04', time_zone: 'America/New_York' })).rows, [{ resolved: 1, good: 0, bad: 1, score: 0 }])
+      // A week in the range ends before E was answered: its first response falls out, and so does its resolution.
+      assert.deepEqual((await r.report(admin, 'resolution-time', { from: '2026-03-01', to: '2026-03-08' })).rows, [{ tickets: 3, mean_s: 11200, median_s: 14400, p90_s: 18000 }])
+
+      const facts = await r.tickets(admin, week)
+      const byId = new Map(facts.map((f) => [f.ticket_id, f]))
+      assert.deepEqual(byId.get(ids.a as number), {
+        ticket_id: ids.a, category_id: d.billing, agent_id: d.agent.id, channel: 'api', status: 3, created_at: '2026-03-02 09:00:00',
+        first_response_at: '2026-03-02 09:30:00', resolved_at: '2026-03-02 14:00:00', first_response_s: 1800, resolution_s: 18000,
+        replies: 4, reopens: 2, rating: null
+      })
+      assert.deepEqual([byId.get(ids.c as number)?.status, byId.get(ids.c as number)?.resolved_at, byId.get(ids.c as number)?.replies], [2, null, 1])
+      const csv = toCsv(TICKET_FACT_COLUMNS, facts)
+      assert.equal(csv.split('\r\n')[0], TICKET_FACT_COLUMNS.join(','))
+      assert.equal(csv.split('\r\n').length, 5 + 2)
+
+      // Agents: their categories only (Sam: Sales), or their own figures; a setting keeps reports to administrators.
+      assert.deepEqual((await r.report(d.seller, 'resolution-time', week)).rows, [{ tickets: 1, mean_s: 1200, median_s: 1200, p90_s: 1200 }])
+      assert.deepEqual((await r.report(d.agent, 'resolution-time', { ...week, agent: d.agent.id })).rows.map((row) => row.tickets), [3])
+      await assert.rejects(r.report(d.alice, 'volume', week), ForbiddenError)
+      await d.helpdesk.settings.update(d.admin, { 'reports.admins_only': true })
+      await assert.rejects(r.report(d.seller, 'volume', week), ForbiddenError)
+      assert.equal((await r.report(d.admin, 'volume', week)).rows.length, 6)
+
+      // Applying the same events again changes nothing; a rebuild from scratch gives the same rollups.
+      await d.store.reports.setCursor(0)
+      await updateReports(d.store, d.clock)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }, live)
+      await rebuildReports(d.store)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }, live)
+    })
+
+    it('computes every ticket on its first run over a database that had tickets before the reports (an upgrade)', async (t) => {
+      const d = await reportDesk(t, dialect)
+      for (let i = 0; i < 3; i++) await d.helpdesk.tickets.create(d.alice, { title: `T${i}`, body: 'B', category: d.billing })
+      // As after migration 0031 on an existing database: no facts, never built, the cursor past every event.
+      await d.store.reports.clear()
+      await d.store.reports.setBuilt(false)
+      await d.store.reports.setCursor(await d.store.eventLog.latestId())
+      await updateReports(d.store, d.clock)
+      assert.equal((await d.store.reports.allFacts()).length, 3)
+      assert.equal(await d.store.reports.isBuilt(), true)
+    })
+  })
+}
