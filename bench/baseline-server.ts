@@ -216,6 +216,33 @@ app.post<{ Params: { id: string }, Body: { body: string, type: number, private: 
   return await reply.code(201).send({ data: { ticket_id: id, body, type, created_at: at } })
 })
 
+/** One page of a ticket's comments or history, oldest first, with the authors (one query for the page, one for the people, one count). */
+async function ticketPage (table: 'comments' | 'ticket_history', columns: string, personColumn: string, id: number, query: Record<string, string | undefined>): Promise<unknown> {
+  const perPage = Math.min(100, Number(query.per_page ?? PER_PAGE))
+  const page = Math.max(1, Number(query.page ?? 1))
+  const order = table === 'comments' ? 'created_at, id' : 'id'
+  const rows = await driver.all(`select ${columns} from ${table} where ticket_id = ? order by ${order} limit ? offset ?`, [id, perPage, (page - 1) * perPage])
+  const [counted] = await driver.all(`select count(*) as n from ${table} where ticket_id = ?`, [id])
+  const people = query.include?.includes('user') === true ? await byIds('users', USER, rows.map((r) => r[personColumn])) : null
+  const data = people === null ? rows : rows.map((r) => ({ ...r, user: people.get(r[personColumn]) ?? null }))
+  return { data, meta: { current_page: page, per_page: perPage, total: Number(counted?.n ?? 0) } }
+}
+
+app.get<{ Params: { id: string }, Querystring: Record<string, string | undefined> }>('/api/v1/tickets/:id/comments', async (request) =>
+  await ticketPage('comments', COMMENT, 'user_id', Number(request.params.id), request.query))
+
+app.get<{ Params: { id: string }, Querystring: Record<string, string | undefined> }>('/api/v1/tickets/:id/history', async (request) =>
+  await ticketPage('ticket_history', 'id, ticket_id, actor_kind, actor_id, actor_name, field, old_value, new_value, public, door, created_at', 'actor_id', Number(request.params.id), request.query))
+
+/** A status change as a developer writes it by hand: the ticket row alone (no event, no history). */
+app.patch<{ Params: { id: string }, Body: { status: number } }>('/api/v1/tickets/:id', async (request) => {
+  const at = new Date().toISOString().slice(0, 19).replace('T', ' ')
+  const id = Number(request.params.id)
+  await driver.write([['update tickets set status = ?, updated_at = ? where id = ?', [request.body.status, at, id]]])
+  const [ticket] = await driver.all(`select ${TICKET} from tickets where id = ?`, [id])
+  return { data: ticket }
+})
+
 const address = await app.listen({ host: '127.0.0.1', port: Number(args.port) })
 process.stdout.write(`baseline listening on ${address}\n`)
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void app.close().then(() => process.exit(0)) })

@@ -16,6 +16,7 @@ import { runLoad, type LoadOptions } from './load.js'
 import { markdownTable, writeReport, type BenchReport, type Measured, type RunResult, type ScenarioResult } from './report.js'
 import { BENCH_COMMENT, SCENARIOS, type Scenario } from './scenarios.js'
 import { startBaseline, startHelpdesk, type RunningServer } from './servers.js'
+import { prepareLongTickets, undoTicketUpdates } from './long-tickets.js'
 
 const { values: args } = parseArgs({
   // `pnpm bench -- --size 1m` may pass the `--` along.
@@ -131,6 +132,7 @@ function medianRound (rounds: Measured[]): Measured {
  */
 async function benchOne (db: Db, size: string): Promise<RunResult> {
   const data = await ensureDatabase(db, size, { reseed: args.reseed ?? false })
+  await prepareLongTickets(data)
   await warmDatabase(data)
   const token = (await runCli(['tokens:create', '--email', 'agent@example.com', '--database', data.url])).trim()
   const headers = { authorization: `Bearer ${token}` }
@@ -177,6 +179,7 @@ async function benchOne (db: Db, size: string): Promise<RunResult> {
     })
   }
   await removeBenchWrites(data)
+  await undoTicketUpdates(data)
   return { db, size, tickets: data.tickets, seedSeconds: data.seedSeconds, coldStartMs: coldStartsMs.length > 0 ? median(coldStartsMs) : 0, coldStartsMs, mixedPeakRssMiB, scenarios: results }
 }
 

@@ -4,7 +4,7 @@
  * draws its next request from a random stream, so ids and pages vary.
  */
 
-export interface BenchRequest { method: 'GET' | 'POST', path: string, body?: string }
+export interface BenchRequest { method: 'GET' | 'POST' | 'PATCH', path: string, body?: string }
 
 export interface ScenarioContext {
   tickets: number
@@ -22,6 +22,8 @@ export const COMMON_WORD = 'account'
 export const MISSING_WORD = 'zyzzyva'
 /** Comments the benchmark writes carry this text, so the runner can remove them afterwards. */
 export const BENCH_COMMENT = 'Benchmark note: please ignore.'
+
+import { LONG_COMMENTS_TICKET, LONG_HISTORY_TICKET, LONG_LENGTH } from './long-tickets.js'
 
 const API = '/api/v1'
 const q = (name: string): string => encodeURIComponent(name)
@@ -81,6 +83,23 @@ const single: Scenario[] = [
       params.set('per_page', String(INBOX_PER_PAGE))
       return { method: 'GET', path: `${API}/tickets?${params.toString()}` }
     }
+  },
+  {
+    // Issue 31: one long ticket's comments and one long ticket's history, read the way the console's ticket view reads them.
+    name: 'comments-200',
+    title: `comments list of a ticket with ${LONG_LENGTH} comments (include=user, per_page=100, pages 1-2)`,
+    next: (ctx) => ({ method: 'GET', path: `${API}/tickets/${LONG_COMMENTS_TICKET}/comments?include=user&per_page=100&page=${int(ctx, 1, 2)}` })
+  },
+  {
+    name: 'history-200',
+    title: `history list of a ticket with ${LONG_LENGTH} changes (include=user, per_page=100, pages 1-2)`,
+    next: (ctx) => ({ method: 'GET', path: `${API}/tickets/${LONG_HISTORY_TICKET}/history?include=user&per_page=100&page=${int(ctx, 1, 2)}` })
+  },
+  {
+    // A staff status change on a random ticket: the help desk writes the ticket, its event, and (issue 31) its history row.
+    name: 'update-ticket',
+    title: 'ticket update: PATCH status 1 or 2 of a random ticket (with its history row; the baseline writes the ticket alone)',
+    next: (ctx) => ({ method: 'PATCH', path: `${API}/tickets/${ticketId(ctx)}`, body: JSON.stringify({ status: int(ctx, 1, 2) }) })
   },
   {
     name: 'create-comment',

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin'
 import type { Helpdesk, Store } from '@helpdesk/core'
 import swagger from '@fastify/swagger'
-import helpdeskPlugin, { buildHelpdesk, frameworkErrors, openapiOptions, type HelpdeskPluginPrebuiltOptions } from '@helpdesk/fastify'
+import helpdeskPlugin, { buildHelpdesk, frameworkErrors, openapiOptions, type HelpdeskPluginPrebuiltOptions, type InboundMailWorkerOptions } from '@helpdesk/fastify'
 import helpdeskWeb, { type HelpdeskWebOptions } from '@helpdesk/web'
 import type { HelpdeskConfig } from './config.js'
 import { trackRequestsInFlight } from './graceful-shutdown.js'
@@ -62,7 +62,9 @@ export function webOptionsFor (config: HelpdeskConfig): HelpdeskWebOptions {
  * app, with Swagger UI at /docs and (unless `web` is off) the web console and
  * the public knowledge-base pages at `/`.
  */
-export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, options: { logger?: boolean, workers?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildServer (
+  config: HelpdeskConfig, helpdesk: Helpdesk, options: { logger?: boolean, workers?: boolean, inboundMail?: InboundMailWorkerOptions | undefined } = {}
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === false || config.logLevel === 'silent'
       ? false
@@ -82,8 +84,11 @@ export async function buildServer (config: HelpdeskConfig, helpdesk: Helpdesk, o
   // Registered at the root so Swagger UI lists every route the plugin adds.
   await app.register(swagger, openapiOptions(config.plugin.prefix))
   installDocs(app)
-  // The plugin runs the background jobs (imports, pruning, webhook deliveries) from ready to close, unless `--no-workers`.
-  await app.register(helpdeskPlugin, { ...pluginOptionsFor(config, helpdesk), workers: options.workers ?? true })
+  // The plugin runs the background jobs (imports, pruning, webhook deliveries) from ready to close, unless `--no-workers`,
+  // and the inbound mail doors (SMTP listener, IMAP poller) of the configuration: the same place an embedding host uses.
+  await app.register(helpdeskPlugin, {
+    ...pluginOptionsFor(config, helpdesk), workers: options.workers ?? true, ...(options.inboundMail !== undefined ? { inboundMail: options.inboundMail } : {})
+  })
   if (config.web) await app.register(helpdeskWeb, webOptionsFor(config))
   app.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ message: 'Not found.' }))
   return app

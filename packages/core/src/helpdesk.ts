@@ -19,7 +19,7 @@ import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
 import { recordEventLog } from './event-log/event-log.js'
 import { JobRunner } from './jobs/job-runner.js'
-import { createMailRecorder, MAIL_SEND_JOB } from './mail/mail-recorder.js'
+import { createMailRecorder } from './mail/mail-recorder.js'
 import { MailService } from './mail/mail-service.js'
 import type { MailSettings, MailTransport } from './mail/mail.js'
 import { registerCoreJobs } from './jobs/core-jobs.js'
@@ -33,7 +33,7 @@ import { systemClock, type Clock } from './time.js'
 import { AgentService } from './users/agent-service.js'
 import { CustomerService } from './users/customer-service.js'
 import { SettingsService } from './settings/settings-service.js'
-import { AccountService, ACCOUNT_MAIL_JOB, ACCOUNT_TOKENS_PRUNE_JOB } from './auth/account-service.js'
+import { AccountService } from './auth/account-service.js'
 import { createSecretBox } from './auth/secret-box.js'
 import { resolveSignInOptions, type SignInOptions } from './auth/sign-in-options.js'
 import { SignInService } from './auth/sign-in-service.js'
@@ -41,6 +41,9 @@ import { TwoFactorService } from './auth/two-factor.js'
 import { SsoService } from './auth/sso/sso-service.js'
 import { recordBadRatingNotifications, recordResolutions } from './satisfaction/satisfaction-recorder.js'
 import { SatisfactionService } from './satisfaction/satisfaction-service.js'
+import { recordHistoryOfEvents } from './history/ticket-history-recorder.js'
+import { TicketHistoryService } from './history/ticket-history-service.js'
+import { AuditLogService } from './audit/audit-log-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -112,6 +115,10 @@ export interface Helpdesk {
   readonly sso: SsoService
   /** Customer satisfaction: ratings of closed tickets by their owners, from the portal or a closing mail's signed link. */
   readonly satisfaction: SatisfactionService
+  /** The history of each ticket: who changed which field, when, through which door. */
+  readonly ticketHistory: TicketHistoryService
+  /** Changes to the help desk itself, for administrators; pruned daily past `audit.retention_days`. */
+  readonly auditLog: AuditLogService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -137,17 +144,15 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   context.events.record(recordWebhookDeliveries)
   context.events.record(recordResolutions)
   context.events.record(recordBadRatingNotifications)
+  context.events.record(recordHistoryOfEvents)
   const tickets = new TicketService(context)
   const comments = new CommentService(context)
   const attachments = new AttachmentService(context)
   const jobs = new JobRunner(context.store, context.clock)
   const satisfaction = new SatisfactionService(context)
   const mail = new MailService(context, options.mail ?? null, options.mail?.transport, { tickets, comments, attachments })
-  const outbound = mail.outbound
-  if (outbound !== null && options.mail !== undefined) {
-    context.events.record(createMailRecorder(options.mail))
-    jobs.register(MAIL_SEND_JOB, async (job) => { await outbound.send(Number(job.payload.mail_message_id)) }, { concurrency: 4 })
-  }
+  const sendsMail = mail.outbound !== null && options.mail !== undefined
+  if (sendsMail && options.mail !== undefined) context.events.record(createMailRecorder(options.mail))
   const signInOptions = resolveSignInOptions(options.signIn)
   const secrets = createSecretBox(signInOptions.secretKey)
   const auth = new AuthService(context, options.tokenCache, options.sessions)
@@ -157,9 +162,6 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
   const twoFactor = new TwoFactorService(context, settings, secrets, signInOptions.issuer)
   const signIn = new SignInService(context, auth, settings, twoFactor, account, signInOptions)
   auth.signInGate = async (user) => { await signIn.gate(user) }
-  jobs.register(ACCOUNT_MAIL_JOB, async (job) => { await account.sendMail(job.payload as never) }, { concurrency: 2 })
-  jobs.register(ACCOUNT_TOKENS_PRUNE_JOB, async () => { await account.pruneExpired() })
-  jobs.every(ACCOUNT_TOKENS_PRUNE_JOB, 60 * 60 * 1000)
   const helpdesk: Helpdesk = {
     events: context.events,
     clock: context.clock,
@@ -186,11 +188,14 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     webhooks: new WebhookService(context),
     mail,
     satisfaction,
+    ticketHistory: new TicketHistoryService(context),
+    auditLog: new AuditLogService(context),
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
       ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
     })
   }
-  registerCoreJobs(helpdesk, context)
+  // Every job handler of core, in one place; the channels' (webhook delivery) join them where the workers start.
+  registerCoreJobs(helpdesk, context, { sendsMail })
   return helpdesk
 }

@@ -19,6 +19,8 @@ import type { TwoFactorRepository } from './auth/two-factor-store.js'
 import type { SsoRepository } from './auth/sso/sso-store.js'
 import type { SatisfactionRepository } from './satisfaction/satisfaction-store.js'
 import type { MacroRepository } from './macros/macro-store.js'
+import type { TicketHistoryRepository } from './history/ticket-history-store.js'
+import type { AuditLogRepository } from './audit/audit-log-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -87,6 +89,10 @@ export interface Repositories {
   satisfaction: SatisfactionRepository
   /** Macros: named sets of ticket actions, shared or personal. */
   macros: MacroRepository
+  /** Every change of every ticket, appended in the change's transaction. */
+  ticketHistory: TicketHistoryRepository
+  /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */
+  auditLog: AuditLogRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { WebhookDeliveryOptions } from '@helpdesk/webhooks'
+import type { ImapPollerOptions, SmtpListenerOptions } from '@helpdesk/mail'
 import type { AvatarResolver, DomainEvent, FileStorage, Helpdesk, MailSettings, MailTransport, MarketplaceVerifier, PasswordHasher, SessionOptions, SignInOptions, Store, TokenCacheOptions, UploadQuota, User } from '@helpdesk/core'
 
 /** What a host app's own session maps to: a help-desk user, its id, or its email. */
@@ -37,6 +38,19 @@ export interface HelpdeskMailOptions extends MailSettings {
   transport?: MailTransport
   /** A secret that lets a mail provider's inbound-parse webhook `POST /mail/inbound` (header `X-Helpdesk-Inbound-Secret`). */
   inboundSecret?: string
+}
+
+/**
+ * The inbound mail doors this process runs (docs/mail.md), started where the job runner is (the plugin's
+ * `onReady`) and closed with the app. Mail they receive goes to `helpdesk.mail.inbound`; their errors go to
+ * the app's logger. They are doors, like HTTP: `workers: false` leaves them running (leave them out to receive
+ * no mail here).
+ */
+export interface InboundMailWorkerOptions {
+  /** Receive mail over SMTP: the listener's port (0: any free one), host, limits and TLS key and certificate. */
+  smtp?: Omit<SmtpListenerOptions, 'inbound' | 'onError'>
+  /** Poll an IMAP mailbox (`imaps://user:pass@host/INBOX`), moving stored mail to `moveTo` when given. */
+  imap?: Omit<ImapPollerOptions, 'inbound' | 'onError'>
 }
 
 /** The options of the plugin with or without a prebuilt `helpdesk`: how the HTTP door behaves. */
@@ -77,6 +91,11 @@ export interface HelpdeskPluginCommonOptions {
   workers?: boolean | { pollMs?: number }
   /** Webhook delivery (docs/webhooks.md): SSRF guard, timeout, retries, when endpoints are switched off. */
   webhooks?: WebhookDeliveryOptions
+  /**
+   * Receive mail in this process: an SMTP listener and/or an IMAP poller, started and stopped with the
+   * workers (docs/embedding.md). `app.helpdeskInbound` holds them once the app is ready (the listener's port).
+   */
+  inboundMail?: InboundMailWorkerOptions
 }
 
 /**

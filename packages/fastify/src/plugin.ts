@@ -40,6 +40,8 @@ import { mailRoutes } from './routes/mail/mail-routes.js'
 import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
 import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
 import { satisfactionRoutes } from './routes/satisfaction/satisfaction-routes.js'
+import { historyRoutes } from './routes/history/history-routes.js'
+import { auditRoutes } from './routes/audit/audit-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,7 +53,7 @@ declare module 'fastify' {
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
-  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes]
+  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes, historyRoutes, auditRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

@@ -29,6 +29,8 @@ import { createTwoFactorRepository } from './repositories/two-factor-repository.
 import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
 import { createMacroRepository } from './repositories/macro-repository.js'
+import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
+import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -98,7 +100,9 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   twoFactor: createTwoFactorRepository,
   sso: createSsoRepository,
   satisfaction: createSatisfactionRepository,
-  macros: createMacroRepository
+  macros: createMacroRepository,
+  ticketHistory: createTicketHistoryRepository,
+  auditLog: createAuditLogRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

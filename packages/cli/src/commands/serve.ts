@@ -4,7 +4,7 @@ import type { Helpdesk } from '@helpdesk/core'
 import type { ConfigFlags, HelpdeskConfig } from '../config.js'
 import { configOption, databaseOption } from '../command-options.js'
 import type { CliIo } from '../io.js'
-import type { ImapPoller, SmtpListener } from '@helpdesk/mail'
+import type { InboundMailWorkerOptions } from '@helpdesk/fastify'
 import { CLI_ACTOR } from '../cli-actor.js'
 
 export type ServeOptions = ConfigFlags & { json?: boolean, workers?: boolean }
@@ -39,47 +39,25 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   let app: Awaited<ReturnType<typeof buildServer>>
   let firstAdmin: ServeSummary['firstAdmin']
   let address: string
-  let listener: SmtpListener | null = null
-  let poller: ImapPoller | null = null
   try {
     applied = await store.migrate()
     const helpdesk = helpdeskFor(config, store)
     firstAdmin = await bootstrapAdmin(helpdesk)
-    // The mail package's listener and poller (SMTP server, MIME parser) load only when mail is received here,
-    // and before the server listens: past that point a failure must also close the app.
-    const mail = config.smtpPort !== null || config.imap !== null ? await import('@helpdesk/mail') : null
-    app = await buildServer(config, helpdesk, { workers: options.workers !== false })
-    address = await app.listen({ host: config.host, port: config.port })
-    if (mail !== null && config.smtpPort !== null) {
-      const { tls: tlsFiles, ...limits } = config.smtp
-      const start = async (port: number): Promise<SmtpListener> => await mail.startSmtpListener({
-        inbound: helpdesk.mail.inbound,
-        port,
-        host: config.host,
-        ...limits,
-        ...(tlsFiles !== undefined ? { tls: await readTlsFiles(tlsFiles) } : {}),
-        // Sessions in progress at SIGTERM get the same grace as HTTP requests.
-        closeTimeoutMs: Math.max(graceMs, 1),
-        onError: (error) => { app.log.error({ err: error }, 'inbound mail') }
-      })
-      listener = await start(config.smtpPort).catch(async (error: unknown) => { await app.close(); throw error })
-    }
-    if (mail !== null && config.imap !== null) {
-      poller = await mail.startImapPoller({
-        inbound: helpdesk.mail.inbound,
-        url: config.imap.url,
-        moveTo: config.imap.moveTo,
-        onError: (error) => { app.log.error({ err: error }, 'inbound mail (IMAP)') }
-      }).catch(async (error: unknown) => {
-        await listener?.close()
-        await app.close()
-        throw error
-      })
-    }
+    // The plugin starts the inbound mail doors with the job runner (the app's onReady), as it does for an embedding
+    // host; a door that cannot start fails the listen, and the app is closed (no door left open).
+    const inboundMail = await inboundMailFor(config, Math.max(graceMs, 1))
+    app = await buildServer(config, helpdesk, { workers: options.workers !== false, inboundMail })
+    const started = app
+    address = await started.listen({ host: config.host, port: config.port }).catch(async (error: unknown) => {
+      await started.close().catch(() => {})
+      throw error
+    })
   } catch (error) {
     await store.close()
     throw error
   }
+  const listener = app.helpdeskInbound.smtp
+  const poller = app.helpdeskInbound.imap
   const url = `${address}${config.plugin.prefix}`
   const consoleUrl = config.web ? `${address}/` : null
   const smtp = listener !== null ? `${config.host}:${listener.port}` : null
@@ -106,9 +84,8 @@ export async function serve (options: ServeOptions, io: CliIo): Promise<{ close:
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
     closing ??= (async () => {
-      // New mail stops first; a sender whose message was cut off retries it.
-      await listener?.close()
-      await poller?.close()
+      // New mail stops first, before the HTTP grace period; a sender whose message was cut off retries it.
+      await app.helpdeskInbound.close()
       await closeGracefully(app, store, io, graceMs)
     })()
     await closing
@@ -132,6 +109,28 @@ export function publicUrlWarning (config: Pick<HelpdeskConfig, 'trustProxy' | 'w
   if (!config.trustProxy || !config.web || config.webUrl !== null) return null
   return 'Warning: trustProxy is on but no public URL is set: the knowledge base has no canonical links and /sitemap.xml answers 404. ' +
     'Set HELPDESK_WEB_URL (or "webUrl" in the config file) to the address readers use, e.g. https://help.example.com.'
+}
+
+/**
+ * The inbound mail doors of the configuration, as the plugin's `inboundMail` option: the SMTP listener on
+ * `smtpPort` (its limits and TLS files read here) and the IMAP poller. Sessions in progress at SIGTERM get
+ * `closeTimeoutMs`, the grace of HTTP requests.
+ */
+export async function inboundMailFor (config: HelpdeskConfig, closeTimeoutMs: number): Promise<InboundMailWorkerOptions | undefined> {
+  if (config.smtpPort === null && config.imap === null) return undefined
+  const inbound: InboundMailWorkerOptions = {}
+  if (config.smtpPort !== null) {
+    const { tls: tlsFiles, ...limits } = config.smtp
+    inbound.smtp = {
+      port: config.smtpPort,
+      host: config.host,
+      ...limits,
+      ...(tlsFiles !== undefined ? { tls: await readTlsFiles(tlsFiles) } : {}),
+      closeTimeoutMs
+    }
+  }
+  if (config.imap !== null) inbound.imap = { url: config.imap.url, moveTo: config.imap.moveTo }
+  return inbound
 }
 
 /** The SMTP listener's PEM key and certificate; files that cannot be read or used stop the start with one line naming them. */

@@ -1,3 +1,5 @@
+import { audit } from '../audit/audit-log.js'
+import { anonymous, personActor, systemActor as systemActorOf } from '../users/actor.js'
 import { nowString, type ServiceContext } from '../context.js'
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js'
 import type { ListQuery, Page } from '../list/list-query.js'
@@ -93,20 +95,26 @@ export class AuthService {
    * people in through `SignInService`, which handles those steps.
    */
   async login (email: string, password: string, tokenName = LOGIN_TOKEN_NAME, client: SessionClient = {}): Promise<LoginResult> {
-    const user = await this.checkPassword(email, password)
+    const user = await this.checkPassword(email, password, client)
     await this.signInGate?.(user)
     return await this.startSession(user, tokenName, client)
   }
 
   /** The user whose email and password these are (422 on `email` otherwise, and for banned users), in constant-ish time. */
-  async checkPassword (email: string, password: string): Promise<User> {
+  async checkPassword (email: string, password: string, client: SessionClient = {}): Promise<User> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
     const hash = user === null ? null : await this.ctx.store.users.findPasswordHash(user.id)
     // Verify against a dummy when the user is unknown so timing does not reveal which emails exist.
     const ok = await this.ctx.hasher.verify(hash ?? await this.dummyHash(), password)
-    if (user === null || hash === null || !ok) throw ValidationError.field('email', BAD_CREDENTIALS)
-    if (user.status === UserStatus.Banned) throw ValidationError.field('email', 'This account has been banned.')
-    return user
+    const failed = user === null || hash === null || !ok ? 'bad_credentials' : user.status === UserStatus.Banned ? 'banned' : null
+    if (failed !== null) {
+      // The address tried and why it failed; never the password.
+      await audit(this.ctx.store, user === null ? anonymous() : personActor(user, 'api', client.ip ?? null), {
+        action: 'auth.sign_in_failed', subject_type: 'user', subject_id: user?.id ?? null, ip: client.ip ?? null, after: { email: normaliseEmail(email), reason: failed }
+      })
+      throw ValidationError.field('email', failed === 'banned' ? 'This account has been banned.' : BAD_CREDENTIALS)
+    }
+    return user!
   }
 
   /** Starts a session for a person already identified (password and second factor, magic link, single sign-on). */
@@ -114,6 +122,9 @@ export class AuthService {
     const run = async (store: Store): Promise<LoginResult> => {
       const updated = await store.users.update(user.id, { last_login_at: nowString(this.ctx) })
       const issued = await this.issueLoginToken(store.tokens, user.id, tokenName, client)
+      await audit(store, personActor(user, tokenName === 'session' ? 'console' : 'api', client.ip ?? null), {
+        action: 'auth.sign_in', subject_type: 'user', subject_id: user.id, after: { session_id: issued.id, kind: tokenName, user_agent: client.userAgent ?? null }
+      })
       return { token: issued.token, user: updated ?? user, tokenId: issued.id }
     }
     return tx !== undefined ? await run(tx) : await this.ctx.store.transaction(run)
@@ -189,11 +200,14 @@ export class AuthService {
   /** Ends one of the caller's sessions at once, on every instance; 404 when it is not one of theirs. */
   async endSession (actor: User, sessionId: number): Promise<void> {
     if (!await this.ctx.store.tokens.deleteSessionForUser(actor.id, sessionId)) throw new NotFoundError('Session')
+    await audit(this.ctx.store, actor, { action: 'session.revoked', subject_type: 'session', subject_id: sessionId })
   }
 
   /** Ends every session of the caller's but the one they are using (`currentTokenId`); returns how many ended. */
   async endOtherSessions (actor: User, currentTokenId: number | null): Promise<number> {
-    return await this.ctx.store.tokens.deleteSessionsForUser(actor.id, currentTokenId)
+    const ended = await this.ctx.store.tokens.deleteSessionsForUser(actor.id, currentTokenId)
+    if (ended > 0) await audit(this.ctx.store, actor, { action: 'session.revoked', subject_type: 'session', after: { others_of_user: actor.id, count: ended } })
+    return ended
   }
 
   /** Removes expired sessions and idle personal tokens (the `tokens.prune` job); returns how many went. */
@@ -209,14 +223,18 @@ export class AuthService {
 
   /** A personal token; 422 on `name` when the user already holds PERSONAL_TOKEN_LIMIT of them. */
   async createToken (actor: User, name: string | null): Promise<IssuedToken> {
-    return await this.issuePersonal(actor.id, name)
+    const issued = await this.issuePersonal(actor.id, name)
+    await audit(this.ctx.store, actor, { action: 'token.created', subject_type: 'token', subject_id: issued.id, after: { id: issued.id, name: issued.name, user_id: actor.id } })
+    return issued
   }
 
   /** Issues a token for any user by email: the CLI's `tokens:create`. */
   async createTokenForEmail (email: string, name: string | null): Promise<IssuedToken> {
     const user = await this.ctx.store.users.findByEmail(normaliseEmail(email))
     if (user === null) throw new NotFoundError('User')
-    return await this.issuePersonal(user.id, name)
+    const issued = await this.issuePersonal(user.id, name)
+    await audit(this.ctx.store, systemActorOf('cli'), { action: 'token.created', subject_type: 'token', subject_id: issued.id, after: { id: issued.id, name: issued.name, user_id: user.id } })
+    return issued
   }
 
   /**
@@ -232,6 +250,7 @@ export class AuthService {
   async deleteToken (actor: User, tokenId: number): Promise<void> {
     const deleted = await this.ctx.store.tokens.deleteForUser(actor.id, tokenId)
     if (!deleted) throw new NotFoundError('Token')
+    await audit(this.ctx.store, actor, { action: 'token.revoked', subject_type: 'token', subject_id: tokenId })
   }
 
   private dummy: Promise<string> | undefined

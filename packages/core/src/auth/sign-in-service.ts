@@ -49,7 +49,7 @@ export class SignInService {
 
   /** A password sign-in: a session, or a second-factor challenge. 422 on `email` for wrong credentials, 403 for SSO-only staff. */
   async password (email: string, password: string, tokenName: string, client: SessionClient = {}): Promise<SignInResult> {
-    const user = await this.auth.checkPassword(email, password)
+    const user = await this.auth.checkPassword(email, password, client)
     await this.ensurePasswordAllowed(user)
     return await this.afterFirstFactor(user, tokenName, client)
   }

@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit-log.js'
 import { createHash, randomBytes } from 'node:crypto'
 import type { ServiceContext } from '../context.js'
 import { ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js'
@@ -110,7 +111,9 @@ export class TwoFactorService {
     if (record === null) throw ValidationError.field('code', 'Start the enrolment first.')
     if (record.confirmed_at !== null) throw ValidationError.field('code', 'Two-factor authentication is already on.')
     await this.checkTotp(record.user_id, record.secret, record.last_step, code, true)
-    return await this.newRecoveryCodes(user.id)
+    const codes = await this.newRecoveryCodes(user.id)
+    await audit(this.ctx.store, user, { action: 'two_factor.enabled', subject_type: 'user', subject_id: user.id })
+    return codes
   }
 
   /**
@@ -135,7 +138,9 @@ export class TwoFactorService {
   /** New recovery codes (the old ones stop working), after a code of the person's. */
   async regenerateRecoveryCodes (actor: User, code: string): Promise<RecoveryCodes> {
     await this.verify(actor.id, code)
-    return await this.newRecoveryCodes(actor.id)
+    const codes = await this.newRecoveryCodes(actor.id)
+    await audit(this.ctx.store, actor, { action: 'two_factor.recovery_codes_regenerated', subject_type: 'user', subject_id: actor.id })
+    return codes
   }
 
   /** Turns the person's own two-factor authentication off, after a code of theirs; 403 when their role requires it. */
@@ -144,7 +149,10 @@ export class TwoFactorService {
       throw new ForbiddenError('Your role requires two-factor authentication: it cannot be turned off.')
     }
     await this.verify(actor.id, code)
-    await this.ctx.store.twoFactor.remove(actor.id)
+    await this.ctx.store.transaction(async (tx) => {
+      await tx.twoFactor.remove(actor.id)
+      await audit(tx, actor, { action: 'two_factor.disabled', subject_type: 'user', subject_id: actor.id })
+    })
   }
 
   /**
@@ -154,7 +162,10 @@ export class TwoFactorService {
   async reset (actor: ActorInput, userId: number): Promise<void> {
     ensureAdmin(actor)
     if (await this.ctx.store.users.findById(userId) === null) throw new NotFoundError('User')
-    await this.ctx.store.twoFactor.remove(userId)
+    await this.ctx.store.transaction(async (tx) => {
+      await tx.twoFactor.remove(userId)
+      await audit(tx, actor, { action: 'two_factor.disabled', subject_type: 'user', subject_id: userId, after: { reset_by_administrator: true } })
+    })
   }
 
   private async newRecoveryCodes (userId: number): Promise<RecoveryCodes> {

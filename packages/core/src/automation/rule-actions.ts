@@ -120,11 +120,11 @@ export function applyRuleActions (ticket: RuleTicket, actions: RuleAction[]): { 
       default: effects.push(action)
     }
   }
-  return { ticket: next, changes: ticketChanges(ticket, next), effects }
+  return { ticket: next, changes: ruleTicketChanges(ticket, next), effects }
 }
 
 /** The fields that differ between two states of a ticket (tags compared as sets). */
-export function ticketChanges (before: RuleTicket, after: RuleTicket): RuleChange[] {
+export function ruleTicketChanges (before: RuleTicket, after: RuleTicket): RuleChange[] {
   const changes: RuleChange[] = []
   for (const field of ['status', 'priority', 'category_id', 'assigned_agent_id', 'private', 'title'] as const) {
     if (before[field] !== after[field]) changes.push({ field, from: before[field], to: after[field] })

@@ -1,5 +1,5 @@
 import { conditionsHold, type RuleConditions, type RuleFacts, type RuleTicket, type TriggerEvent } from './rule-conditions.js'
-import { applyRuleActions, ticketChanges, type EffectAction, type RuleAction, type RuleChange } from './rule-actions.js'
+import { applyRuleActions, ruleTicketChanges, type EffectAction, type RuleAction, type RuleChange } from './rule-actions.js'
 
 /** A trigger as the pass sees it: active ones only, in their order. */
 export interface TriggerRule {
@@ -78,7 +78,7 @@ export function runTriggerPass (triggers: TriggerRule[], facts: RuleFacts & { au
       fired.push({ trigger, depth, changes: applied.changes, effects })
       state = applied.ticket
     }
-    if (!any || ticketChanges(start, state).length === 0) break
+    if (!any || ruleTicketChanges(start, state).length === 0) break
     if (depth === maxDepth - 1) {
       cut = triggers.some((trigger) => !done.has(trigger.id) && trigger.events.includes('ticket.updated') &&
         conditionsHold(trigger.conditions, { ...round, event: 'ticket.updated', channel: 'automation', previous: start, ticket: state, comment_text: null }))

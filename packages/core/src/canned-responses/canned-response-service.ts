@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit-log.js'
 import type { ServiceContext } from '../context.js'
 import { NotFoundError } from '../errors.js'
 import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
@@ -29,7 +30,11 @@ export class CannedResponseService {
     const actor = requirePerson(caller)
     cannedResponseScope(actor)
     const values = cannedResponseValues({ name: '', body: '', global: false }, input)
-    return await this.ctx.store.cannedResponses.create({ ...values, user_id: actor.id })
+    return await this.ctx.store.transaction(async (tx) => {
+      const created = await tx.cannedResponses.create({ ...values, user_id: actor.id })
+      await audit(tx, actor, { action: 'canned_response.created', subject_type: 'canned_response', subject_id: created.id, after: created })
+      return created
+    })
   }
 
   async update (actor: ActorInput, id: number, patch: CannedResponsePatch): Promise<CannedResponse> {
@@ -37,14 +42,16 @@ export class CannedResponseService {
       const current = await changeable(tx, actor, id)
       const updated = await tx.cannedResponses.update(id, cannedResponseValues(current, patch))
       if (updated === null) throw new NotFoundError('Canned response')
+      await audit(tx, actor, { action: 'canned_response.updated', subject_type: 'canned_response', subject_id: id, before: current, after: updated })
       return updated
     })
   }
 
   async delete (actor: ActorInput, id: number): Promise<void> {
     await this.ctx.store.transaction(async (tx) => {
-      await changeable(tx, actor, id)
+      const before = await changeable(tx, actor, id)
       await tx.cannedResponses.deleteMany([id])
+      await audit(tx, actor, { action: 'canned_response.deleted', subject_type: 'canned_response', subject_id: id, before })
     })
   }
 
@@ -75,6 +82,7 @@ export class CannedResponseService {
       throwIfInvalid(unknownIdErrors('responses', ids, visible.map((r) => r.id), 'The selected canned response is invalid.'))
       for (const response of visible) ensureCanChangeCannedResponse(actor, response)
       await tx.cannedResponses.deleteMany(visible.map((r) => r.id))
+      for (const response of visible) await audit(tx, actor, { action: 'canned_response.deleted', subject_type: 'canned_response', subject_id: response.id, before: response })
     })
   }
 }

@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit-log.js'
 import type { ServiceContext } from '../context.js'
 import { throwIfInvalid, unknownOrderErrors } from '../id-lists.js'
 import { NotFoundError, ValidationError } from '../errors.js'
@@ -47,26 +48,35 @@ export class CategoryService {
     const clean = checkCategoryInput(input, false) as CategoryInput
     return await this.ctx.store.transaction(async (tx) => {
       const order = await tx.categories.nextOrder()
-      return await tx.categories.create({ ...clean, order })
+      const category = await tx.categories.create({ ...clean, order })
+      await audit(tx, actor, { action: 'category.created', subject_type: 'category', subject_id: category.id, after: category })
+      return category
     })
   }
 
   /** Partial: absent fields keep their values. */
   async update (actor: ActorInput, id: number, patch: Partial<CategoryInput>): Promise<Category> {
     ensure(canManageCategories(actor))
-    const updated = await this.ctx.store.categories.update(id, checkCategoryInput(patch, true))
-    if (updated === null) throw new NotFoundError('Category')
-    return updated
+    const clean = checkCategoryInput(patch, true)
+    return await this.ctx.store.transaction(async (tx) => {
+      const before = await tx.categories.findById(id)
+      const updated = before === null ? null : await tx.categories.update(id, clean)
+      if (updated === null) throw new NotFoundError('Category')
+      await audit(tx, actor, { action: 'category.updated', subject_type: 'category', subject_id: id, before, after: updated })
+      return updated
+    })
   }
 
   async delete (actor: ActorInput, id: number): Promise<void> {
     ensure(canManageCategories(actor))
     await this.ctx.store.transaction(async (tx) => {
-      if (await tx.categories.findById(id) === null) throw new NotFoundError('Category')
+      const before = await tx.categories.findById(id)
+      if (before === null) throw new NotFoundError('Category')
       if (await tx.categories.isInUse(id)) {
         throw ValidationError.field('category', 'The category still has tickets or article collections.')
       }
       await tx.categories.delete(id)
+      await audit(tx, actor, { action: 'category.deleted', subject_type: 'category', subject_id: id, before })
     })
   }
 
@@ -75,6 +85,9 @@ export class CategoryService {
     const positions = positionsFromOrder(order)
     const existing = await this.ctx.store.categories.existingIds([...positions.keys()])
     throwIfInvalid(unknownOrderErrors(order, existing, 'The selected category is invalid.'))
-    await this.ctx.store.transaction(async (tx) => { await tx.categories.setOrder(positions) })
+    await this.ctx.store.transaction(async (tx) => {
+      await tx.categories.setOrder(positions)
+      await audit(tx, actor, { action: 'category.reordered', subject_type: 'category', after: { order: Object.fromEntries(positions) } })
+    })
   }
 }

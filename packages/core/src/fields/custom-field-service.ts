@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit-log.js'
 import type { ServiceContext } from '../context.js'
 import { NotFoundError } from '../errors.js'
 import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
@@ -31,6 +32,7 @@ export class CustomFieldService {
       const categories = await checkedCategories(tx, input.categories)
       const field = await tx.customFields.create(values)
       if (categories !== undefined) await tx.customFields.setCategories(field.id, categories)
+      await audit(tx, actor, { action: 'custom_field.created', subject_type: 'custom_field', subject_id: field.id, after: { ...field, ...(categories !== undefined ? { categories } : {}) } })
       return field
     })
   }
@@ -45,13 +47,18 @@ export class CustomFieldService {
       const updated = await tx.customFields.update(id, values)
       if (updated === null) throw new NotFoundError('Custom field')
       if (categories !== undefined) await tx.customFields.setCategories(id, categories)
+      await audit(tx, actor, { action: 'custom_field.updated', subject_type: 'custom_field', subject_id: id, before: current, after: { ...updated, ...(categories !== undefined ? { categories } : {}) } })
       return updated
     })
   }
 
   async delete (actor: ActorInput, id: number): Promise<void> {
     ensureAdmin(actor)
-    if (!await this.ctx.store.customFields.delete(id)) throw new NotFoundError('Custom field')
+    await this.ctx.store.transaction(async (tx) => {
+      const before = await tx.customFields.findById(id)
+      if (before === null || !await tx.customFields.delete(id)) throw new NotFoundError('Custom field')
+      await audit(tx, actor, { action: 'custom_field.deleted', subject_type: 'custom_field', subject_id: id, before })
+    })
   }
 }
 

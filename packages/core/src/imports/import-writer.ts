@@ -6,6 +6,7 @@ import { commentPreview } from '../tickets/comment.js'
 import { checkedBody } from '../tickets/ticket-input.js'
 import { ValidationError, type FieldErrors } from '../errors.js'
 import type { ActorInput } from '../users/actor.js'
+import { recordedActor } from '../history/ticket-history.js'
 import { CustomerBatch } from '../users/customer-creation.js'
 import type { NewUser } from '../users/user-store.js'
 import { Role, type RoleNumber, type User, type UserStatusNumber } from '../users/user.js'
@@ -101,13 +102,14 @@ export class ImportBatchWriter {
     private readonly ctx: ServiceContext,
     private readonly tx: Store,
     private readonly ids: ExternalIds,
-    by: ActorInput
+    private readonly by: ActorInput,
+    private readonly importId: number | null
   ) {
     this.customers = new CustomerBatch(ctx, tx, by)
   }
 
   static async write (ctx: ServiceContext, tx: Store, importId: number | null, items: ImportItem[], by: ActorInput): Promise<number> {
-    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items), by)
+    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items), by, importId)
     for (const item of items) await writer.add(item)
     await writer.flush()
     await writer.customers.emit()
@@ -214,6 +216,7 @@ export class ImportBatchWriter {
       this.ids.add('ticket', externalId, id)
       this.owners.set(id, this.newTickets[index]!.user_id)
     }
+    await this.recordImported(ticketIds)
     const seen = new Set<string>()
     const rows: NewComment[] = []
     const externalIds: string[] = []
@@ -239,6 +242,27 @@ export class ImportBatchWriter {
     const commentIds = await this.tx.comments.createMany(rows)
     this.created += commentIds.length
     commentIds.forEach((id, index) => { this.ids.add('comment', externalIds[index]!, id) })
+  }
+
+  /**
+   * One `imported` history entry per new ticket, through the import door: where it came from (the
+   * import job and the record's external id) and the state it arrived in. One statement per batch.
+   */
+  private async recordImported (ticketIds: number[]): Promise<void> {
+    if (ticketIds.length === 0) return
+    const who = { ...recordedActor(this.by), door: 'import' as const }
+    const entries = [...this.pendingTickets].map(([externalId, index]) => {
+      const ticket = this.newTickets[index]!
+      return {
+        ticket_id: ticketIds[index]!,
+        ...who,
+        field: 'imported',
+        old_value: null,
+        new_value: { import_id: this.importId, external_id: externalId, status: ticket.status ?? null, category: ticket.category_id, assignee: ticket.assigned_agent_id ?? null },
+        public: false
+      }
+    })
+    await this.tx.ticketHistory.add(entries)
   }
 
   /** The tickets module's import; its errors (keyed `N.field`) are reported on record N. */

@@ -1,6 +1,8 @@
+import { ACCOUNT_MAIL_JOB, ACCOUNT_TOKENS_PRUNE_JOB } from '../auth/account-service.js'
 import type { ServiceContext } from '../context.js'
 import type { Helpdesk } from '../helpdesk.js'
 import { IMPORT_STALE_AFTER_MS } from '../imports/import-service.js'
+import { MAIL_SEND_JOB } from '../mail/mail-recorder.js'
 import { formatDateTime } from '../time.js'
 import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../webhooks/webhook-service.js'
 
@@ -15,7 +17,9 @@ export const CoreJobType = {
   /** Daily: drops webhook deliveries past their retention. */
   WebhooksPrune: 'webhooks.prune',
   /** Hourly: removes expired sessions and idle personal tokens (they are refused already). */
-  TokensPrune: 'tokens.prune'
+  TokensPrune: 'tokens.prune',
+  /** Daily: drops audit-log entries older than the `audit.retention_days` setting. */
+  AuditPrune: 'audit.prune'
 } as const
 
 const HOUR = 60 * 60 * 1000
@@ -25,10 +29,23 @@ export const EVENT_LOG_RETENTION_DAYS = 30
 /** How long done and failed jobs stay listed. */
 export const FINISHED_JOB_RETENTION_DAYS = 7
 
-/** Registers core's job handlers on `helpdesk.jobs` (they run once somebody starts the runner); `context` is the one it was built from. */
-export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext): void {
+/**
+ * Registers every job handler of core on `helpdesk.jobs` (they run once somebody starts the runner): outbound mail
+ * (when mail is sent: `sendsMail`), account mail, imports and the prunings. `createHelpdesk` calls it, once; `context`
+ * is the one it was built from. The channels' handlers (webhook delivery, `@helpdesk/webhooks`) are registered where
+ * the workers start: the plugin's `workers` option (docs/embedding.md).
+ */
+export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext, options: { sendsMail: boolean }): void {
   const { jobs } = helpdesk
   const daysAgo = (days: number): string => formatDateTime(new Date(context.clock.now().getTime() - days * DAY))
+
+  const outbound = helpdesk.mail.outbound
+  if (options.sendsMail && outbound !== null) {
+    jobs.register(MAIL_SEND_JOB, async (job) => { await outbound.send(Number(job.payload.mail_message_id)) }, { concurrency: 4 })
+  }
+  jobs.register(ACCOUNT_MAIL_JOB, async (job) => { await helpdesk.account.sendMail(job.payload as never) }, { concurrency: 2 })
+  jobs.register(ACCOUNT_TOKENS_PRUNE_JOB, async () => { await helpdesk.account.pruneExpired() })
+  jobs.every(ACCOUNT_TOKENS_PRUNE_JOB, HOUR)
 
   // The runner's lease beats while an import runs; a dead worker's import resumes once it expires.
   jobs.register(CoreJobType.ImportRun, async () => { await helpdesk.imports.runPending() }, { leaseMs: IMPORT_STALE_AFTER_MS, concurrency: 1 })
@@ -49,4 +66,7 @@ export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext): 
 
   jobs.register(CoreJobType.TokensPrune, async () => { await helpdesk.auth.pruneExpired() })
   jobs.every(CoreJobType.TokensPrune, HOUR)
+
+  jobs.register(CoreJobType.AuditPrune, async () => { await helpdesk.auditLog.prune() })
+  jobs.every(CoreJobType.AuditPrune, DAY)
 }

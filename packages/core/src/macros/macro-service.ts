@@ -1,4 +1,4 @@
-import { applyRuleActions, ticketChanges, type RuleAction, type RuleChange } from '../automation/rule-actions.js'
+import { applyRuleActions, ruleTicketChanges, type RuleAction, type RuleChange } from '../automation/rule-actions.js'
 import type { RuleTicket } from '../automation/rule-conditions.js'
 import { placeholderValues, renderPlaceholders } from '../canned-responses/placeholders.js'
 import { nowString, type ServiceContext } from '../context.js'
@@ -120,7 +120,7 @@ export class MacroService {
 
       let current = ticket
       let currentTags = tags
-      const changes = ticketChanges(before, next)
+      const changes = ruleTicketChanges(before, next)
       if (Object.keys(patch).length > 0) current = await tx.tickets.update(ticketId, patch) ?? current
       if (changes.some((change) => change.field === 'tags')) currentTags = await tx.tickets.setTags(ticketId, next.tags)
       if (changes.length > 0) {

@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit-log.js'
 import type { ServiceContext } from '../context.js'
 import { ensureAdmin } from '../users/user-policy.js'
 import type { ActorInput } from '../users/actor.js'
@@ -23,7 +24,14 @@ export class SettingsService {
   async update (actor: ActorInput, patch: Record<string, unknown>): Promise<Settings> {
     ensureAdmin(actor)
     const values = checkSettingsPatch(patch)
-    if (Object.keys(values).length > 0) await this.ctx.store.settings.put(values)
+    if (Object.keys(values).length > 0) {
+      await this.ctx.store.transaction(async (tx) => {
+        const stored = settingsFrom(Object.fromEntries((await tx.settings.all()).map((setting) => [setting.key, setting.value])))
+        const before = Object.fromEntries(Object.keys(values).map((key) => [key, stored[key as keyof Settings]]))
+        await tx.settings.put(values)
+        await audit(tx, actor, { action: 'settings.updated', subject_type: 'settings', before, after: values })
+      })
+    }
     return await this.current()
   }
 

@@ -34,6 +34,8 @@ export interface Settings {
   'satisfaction.notify_on_bad': boolean
   /** Days a rating link in a closing mail works (1-365). */
   'satisfaction.link_days': number
+  /** Days the audit log keeps its entries (1-3650); a daily job removes older ones. */
+  'audit.retention_days': number
 }
 
 export type SettingKey = keyof Settings
@@ -78,6 +80,10 @@ const specs: { [K in SettingKey]: SettingSpec<K> } = {
   'satisfaction.good_label': { default: 'Good, I\'m satisfied', check: wording(SATISFACTION_LIMITS.label) },
   'satisfaction.bad_label': { default: 'Bad, I\'m unsatisfied', check: wording(SATISFACTION_LIMITS.label) },
   'satisfaction.notify_on_bad': { default: true, check: boolean },
+  'audit.retention_days': {
+    default: 365,
+    check: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 3650 ? { value: value as number } : { error: 'Must be a whole number of days from 1 to 3650.' }
+  },
   'satisfaction.link_days': {
     default: 30,
     check: (value) => {

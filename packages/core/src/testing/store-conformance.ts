@@ -14,6 +14,7 @@ import { mailStoreConformance } from './mail-store-conformance.js'
 import { webhookStoreConformance } from './webhook-store-conformance.js'
 import { signInConformance } from './sign-in-conformance.js'
 import { satisfactionConformance } from './satisfaction-conformance.js'
+import { historyAuditConformance } from './history-audit-conformance.js'
 
 export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
@@ -477,6 +478,7 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
     signInConformance(withStore)
     eventLogConformance(withStore)
     satisfactionConformance(withStore)
+    historyAuditConformance(withStore)
   })
 }
 

@@ -15,6 +15,7 @@ import {
   type TicketClosedByCustomerEvent, type TicketUpdatedEvent
 } from './ticket-events.js'
 import { checkedBody } from './ticket-input.js'
+import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { canComment, canModifyComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
@@ -122,6 +123,7 @@ export class CommentService {
       const updated: Ticket = statusChanged || input.type === CommentType.Reply
         ? await tx.tickets.update(ticket.id, statusChanged ? { status: next.status } : {}) ?? ticket
         : ticket
+      if (statusChanged) await recordTicketChanges(tx, actor, ticket, updated)
       const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
       const facts = { ...ticketEventFacts(actor.id, updated, category), ...(options.rule !== undefined ? { rule: options.rule } : {}) }
       await this.ctx.events.emit(tx, {

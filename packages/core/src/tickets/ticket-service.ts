@@ -22,6 +22,7 @@ import { isTicketStatus, TicketStatus, type Ticket, type TicketAdditional } from
 import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
 import { ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
+import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 
 /** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
 async function collect (errors: FieldErrors, check: () => Promise<void>): Promise<void> {
@@ -162,6 +163,9 @@ export class TicketService {
       const updated = await tx.tickets.update(id, patch)
       if (updated === null) throw new NotFoundError('Ticket')
       const after = tagsChange && tags !== undefined ? await tx.tickets.setTags(id, tags) : before
+      // History compares tags by name, as the change is read.
+      const named = (row: Ticket, list: typeof before): Ticket => ({ ...row, tags: list.map((tag) => tag.name) }) as Ticket
+      await recordTicketChanges(tx, actor, named(ticket, before), named(updated, after))
       const facts = ticketEventFacts(actor.id, ticketWithTags(updated, after), await this.categoryOf(tx, updated))
       const changes = changedFields(ticket, patch)
       if (tagsChange) changes.push('tags')
@@ -182,6 +186,7 @@ export class TicketService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { private: isPrivate })
       if (updated === null) throw new NotFoundError('Ticket')
+      await recordTicketChanges(tx, actor, ticket, updated)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
       await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['private'] } satisfies TicketUpdatedEvent)
       return updated
@@ -199,6 +204,7 @@ export class TicketService {
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { assigned_agent_id: agent.id, agent_assigned_at: nowString(this.ctx) })
       if (updated === null) throw new NotFoundError('Ticket')
+      await recordTicketChanges(tx, actor, ticket, updated)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
       await this.ctx.events.emit(tx, {
         type: TicketEventType.TicketAssigned,

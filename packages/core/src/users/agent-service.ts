@@ -11,6 +11,7 @@ import {
 import { actorIdOf, type ActorInput } from './actor.js'
 import { isValidTimezone } from '../time.js'
 import { distinct, throwIfInvalid, unknownIdErrors } from '../id-lists.js'
+import { audit } from '../audit/audit-log.js'
 
 /** Agents and administrators (both listed under /agents). Administrators only. */
 export class AgentService extends PersonService {
@@ -22,11 +23,16 @@ export class AgentService extends PersonService {
   async create (actor: ActorInput, input: NewPersonInput, role: RoleNumber = Role.Agent, confirm = true): Promise<User> {
     ensure(canManageAgents(actor))
     if (!isValidRole(role) || role === Role.Customer) throw ValidationError.field('role', 'The role must be admin or agent.')
-    return await this.ctx.store.users.create(await checkedNewPersonRow(this.ctx, role, input, { confirm, company: false }))
+    const row = await checkedNewPersonRow(this.ctx, role, input, { confirm, company: false })
+    return await this.ctx.store.transaction(async (tx) => {
+      const user = await tx.users.create(row)
+      await audit(tx, actor, { action: 'agent.created', subject_type: 'agent', subject_id: user.id, after: user })
+      return user
+    })
   }
 
   async update (actor: ActorInput, id: number, input: PersonPatchInput): Promise<User> {
-    await this.get(actor, id)
+    const before = await this.get(actor, id)
     checkPersonPatch(input)
     if (input.timezone !== undefined && !isValidTimezone(input.timezone)) {
       throw ValidationError.field('timezone', 'The timezone must be a valid zone.')
@@ -35,15 +41,26 @@ export class AgentService extends PersonService {
       throw ValidationError.field('status', 'You cannot ban or unconfirm your own account.')
     }
     const passwordHash = await hashIfGiven(this.ctx, input.new_password)
-    const updated = await this.ctx.store.transaction(async (tx) => await savePersonPatch(tx, id, personPatch(input, { timezone: input.timezone }), passwordHash))
+    const updated = await this.ctx.store.transaction(async (tx) => {
+      const saved = await savePersonPatch(tx, id, personPatch(input, { timezone: input.timezone }), passwordHash)
+      if (saved !== null) {
+        // A new password is recorded as changed, never as a value.
+        const after = passwordHash !== null ? { ...saved, also_changed: ['password'] } : saved
+        await audit(tx, actor, { action: 'agent.updated', subject_type: 'agent', subject_id: id, before, after })
+      }
+      return saved
+    })
     if (updated === null) throw new NotFoundError('Agent')
     return updated
   }
 
   async delete (actor: ActorInput, id: number): Promise<void> {
-    await this.get(actor, id)
+    const before = await this.get(actor, id)
     if (id === actorIdOf(actor)) throw ValidationError.field('id', 'You cannot delete your own account.')
-    await this.ctx.store.users.delete(id)
+    await this.ctx.store.transaction(async (tx) => {
+      await tx.users.delete(id)
+      await audit(tx, actor, { action: 'agent.deleted', subject_type: 'agent', subject_id: id, before })
+    })
   }
 
   async permissions (actor: ActorInput, id: number): Promise<Permissions> {
@@ -63,7 +80,10 @@ export class AgentService extends PersonService {
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors)
     const next = { ...agent.permissions, ...(patch as Partial<Permissions>) }
-    await this.ctx.store.users.update(id, { permissions: next })
+    await this.ctx.store.transaction(async (tx) => {
+      await tx.users.update(id, { permissions: next })
+      await audit(tx, actor, { action: 'agent.permissions_updated', subject_type: 'agent', subject_id: id, before: agent.permissions, after: next })
+    })
     return effectivePermissions({ ...agent, permissions: next })
   }
 
@@ -82,7 +102,11 @@ export class AgentService extends PersonService {
     const unique = distinct(categoryIds)
     const existing = await this.ctx.store.categories.existingIds(unique)
     throwIfInvalid(unknownIdErrors('categories', categoryIds, existing, 'The selected category is invalid.'))
-    await this.ctx.store.transaction(async (tx) => { await tx.users.setCategories(id, unique) })
+    await this.ctx.store.transaction(async (tx) => {
+      const before = await tx.users.categoryIds(id)
+      await tx.users.setCategories(id, unique)
+      await audit(tx, actor, { action: 'agent.categories_updated', subject_type: 'agent', subject_id: id, before: { categories: before }, after: { categories: unique } })
+    })
   }
 
   /**

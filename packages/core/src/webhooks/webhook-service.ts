@@ -1,3 +1,4 @@
+import { audit } from '../audit/audit-log.js'
 import { randomBytes } from 'node:crypto'
 import { nowString, type ServiceContext } from '../context.js'
 import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
@@ -111,8 +112,12 @@ export class WebhookService {
     ensure(canManageWebhooks(actor))
     throwIfInvalid(checkedInput(input, true))
     const secret = newSecret()
-    const endpoint = await this.ctx.store.webhooks.create({
-      url: input.url!.trim(), events: [...new Set(input.events)], description: input.description ?? null, active: input.active ?? true, secret
+    const endpoint = await this.ctx.store.transaction(async (tx) => {
+      const created = await tx.webhooks.create({
+        url: input.url!.trim(), events: [...new Set(input.events)], description: input.description ?? null, active: input.active ?? true, secret
+      })
+      await audit(tx, actor, { action: 'webhook.created', subject_type: 'webhook', subject_id: created.id, after: created })
+      return created
     })
     return { endpoint, secret }
   }
@@ -122,18 +127,26 @@ export class WebhookService {
     const current = await this.view(actor, id)
     throwIfInvalid(checkedInput(input, false))
     const reactivated = input.active === true && !current.active
-    return await this.ctx.store.webhooks.update(id, {
-      ...(input.url !== undefined ? { url: input.url.trim() } : {}),
-      ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.active !== undefined ? { active: input.active } : {}),
-      ...(reactivated ? { disabled_at: null, consecutive_failures: 0, failing_since: null } : {})
-    }) ?? notFound()
+    return await this.ctx.store.transaction(async (tx) => {
+      const updated = await tx.webhooks.update(id, {
+        ...(input.url !== undefined ? { url: input.url.trim() } : {}),
+        ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.active !== undefined ? { active: input.active } : {}),
+        ...(reactivated ? { disabled_at: null, consecutive_failures: 0, failing_since: null } : {})
+      }) ?? notFound()
+      await audit(tx, actor, { action: 'webhook.updated', subject_type: 'webhook', subject_id: id, before: current, after: updated })
+      return updated
+    })
   }
 
   async delete (actor: ActorInput, id: number): Promise<void> {
     ensure(canManageWebhooks(actor))
-    if (!await this.ctx.store.webhooks.delete(id)) notFound()
+    await this.ctx.store.transaction(async (tx) => {
+      const before = await tx.webhooks.findById(id)
+      if (before === null || !await tx.webhooks.delete(id)) notFound()
+      await audit(tx, actor, { action: 'webhook.deleted', subject_type: 'webhook', subject_id: id, before })
+    })
   }
 
   /** A new secret; the old one keeps signing (a second `v1`) for `overlapSeconds`. */
@@ -144,8 +157,13 @@ export class WebhookService {
     }
     const secret = newSecret()
     const until = formatDateTime(new Date(this.ctx.clock.now().getTime() + overlapSeconds * 1000))
-    if (!await this.ctx.store.webhooks.rotateSecret(id, secret, until)) notFound()
-    return { endpoint: await this.ctx.store.webhooks.findById(id) ?? notFound(), secret }
+    const endpoint = await this.ctx.store.transaction(async (tx) => {
+      if (!await tx.webhooks.rotateSecret(id, secret, until)) notFound()
+      // The secrets themselves never reach the log: only that one was rotated, and how long the old one still signs.
+      await audit(tx, actor, { action: 'webhook.secret_rotated', subject_type: 'webhook', subject_id: id, after: { previous_signs_until: until } })
+      return await tx.webhooks.findById(id) ?? notFound()
+    })
+    return { endpoint, secret }
   }
 
   /** One page of an endpoint's deliveries, newest first (`webhookDeliveryList`: filters status, event type, event id). */

@@ -29,6 +29,8 @@ const tags = [
   { name: 'Articles', description: 'Knowledge-base articles; anonymous callers read published articles of public collections.' },
   { name: 'Notifications', description: 'The caller\'s own notifications.' },
   { name: 'Satisfaction', description: 'Customers rate a closed ticket good or bad: from the portal, or with the signed link of the closing mail.' },
+  { name: 'History', description: 'What happened to a ticket: every change of its fields, who made it, when and through which door.' },
+  { name: 'Audit log', description: 'Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), for administrators.' },
   { name: 'Imports', description: 'Bulk imports of customers, agents, categories, tickets and comments (administrators).' },
   { name: 'Health', description: 'Liveness and readiness probes for load balancers.' }
 ]

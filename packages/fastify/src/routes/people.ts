@@ -3,8 +3,6 @@ import { actorOf } from '../http/authentication.js'
 import type { HelpdeskApp } from '../http/route-context.js'
 import { Data, IdParams, NotificationSettings, NotificationSettingsPatch, responses } from '@helpdesk/shapes'
 
-export { presentEmbeddedPerson, presentPerson } from '@helpdesk/shapes'
-
 /** `GET` and `PATCH`/`POST`/`PUT` `{base}/:id/notifications`: the notification settings of an agent or a customer. */
 export function notificationSettingsRoutes (app: HelpdeskApp, base: '/agents' | '/customers', tags: string[], noun: string, people: PersonService): void {
   app.get(`${base}/:id/notifications`, {

@@ -171,6 +171,7 @@ export const accessTable: AccessRow[] = [
   row('DELETE /sso/providers/:id', 'category', ADMIN_ONLY, async ({ w }) => ({ url: `/sso/providers/${await ssoProvider(w)}` })),
   // Administrator settings (database-kept: every instance reads the same).
   row('GET /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings' })),
+  row('GET /audit-log', 'category', ADMIN_ONLY, () => ({ url: '/audit-log' })),
   row('PATCH /settings', 'category', ADMIN_ONLY, () => ({ url: '/settings', payload: { 'auth.sso_only_staff': false } })),
 
   // Customers: administrators and agents with manage_customers; the owner is the customer the row reads.
@@ -339,6 +340,9 @@ export const accessTable: AccessRow[] = [
     url: `/tickets/${await w.fresh.ticket()}/agents`, payload: { agent: w.privileged.category.user.id }
   })),
   row('DELETE /tickets/:id', 'delete_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}` })),
+  // History: the owner (public changes) and staff who see the ticket; another customer reading a public ticket gets 404.
+  row('GET /tickets/:id/history', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/history` })),
+  row('GET /tickets/:id/history', 'category', [401, 200, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/history` })),
   // Satisfaction: the owner and staff see a ticket's ratings (another customer reading a public ticket is refused); only the owner rates.
   row('GET /tickets/:id/satisfaction', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/satisfaction` })),
   row('GET /tickets/:id/satisfaction', 'category', [401, 200, 403, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/satisfaction` })),

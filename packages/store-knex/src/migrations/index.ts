@@ -20,6 +20,8 @@ import * as mailReplyKeys from './0019-mail-reply-keys.js'
 import * as sessions from './0020-sessions.js'
 import * as signIn from './0025-sign-in.js'
 import * as singleSignOn from './0026-single-sign-on.js'
+import * as ticketHistory from './0028-ticket-history.js'
+import * as auditLog from './0029-audit-log.js'
 import * as satisfaction from './0030-satisfaction.js'
 import * as ticketPrioritiesAndTags from './0035-ticket-priorities-and-tags.js'
 import * as macros from './0036-macros.js'
@@ -52,6 +54,8 @@ export const migrations: Migration[] = [
   { name: '0020-sessions', ...sessions },
   { name: '0025-sign-in', ...signIn },
   { name: '0026-single-sign-on', ...singleSignOn },
+  { name: '0028-ticket-history', ...ticketHistory },
+  { name: '0029-audit-log', ...auditLog },
   { name: '0030-satisfaction', ...satisfaction },
   { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags },
   { name: '0036-macros', ...macros }

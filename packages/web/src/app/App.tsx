@@ -26,6 +26,7 @@ const Security = lazy(async () => await import('./screens/Security.js'))
 const SignInSettings = lazy(async () => await import('./screens/SignInSettings.js'))
 const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
 const SurveySettings = lazy(async () => await import('./screens/SurveySettings.js'))
+const AuditLog = lazy(async () => await import('./screens/AuditLog.js'))
 const ForgotPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ForgotPassword }))
 const ResetPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ResetPassword }))
 const MagicLinkRequest = lazy(async () => ({ default: (await import('./screens/Account.js')).MagicLinkRequest }))
@@ -83,6 +84,7 @@ function Routes () {
         {user.type === 'admin' ? <Route path="/sign-in-settings"><SignInSettings /></Route> : null}
         {user.type === 'admin' ? <Route path="/survey-settings"><SurveySettings /></Route> : null}
         {user.type === 'admin' ? <Route path="/held-mail"><HeldMail /></Route> : null}
+        {user.type === 'admin' ? <Route path="/audit-log"><AuditLog /></Route> : null}
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}

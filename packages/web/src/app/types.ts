@@ -56,15 +56,11 @@ export type LinkSatisfaction = Omit<Static<typeof shapes.LinkSatisfaction>, 'rea
   reason: Exclude<Static<typeof shapes.LinkSatisfaction>['reason'], 'not-owner'>
 }
 
-/** `GET /mail/inbound` and `/mail/outbound`: the record of a received or sent mail (administrators). */
-export interface MailRecord {
-  id: number
-  direction: 'in' | 'out'
-  status: string
-  ticket_id: number | null
-  sender: string | null
-  recipient: string | null
-  subject: string | null
-  error: string | null
-  created_at: string
-}
+/** `GET /mail/inbound` and `/mail/messages`: the record of a received or sent mail (administrators). */
+export type MailRecord = Static<typeof shapes.MailMessage>
+
+/** One recorded change of a ticket (`GET /tickets/{id}/history`). */
+export type HistoryEntry = Static<typeof shapes.TicketHistoryEntry>
+
+/** One entry of `GET /audit-log`. */
+export type AuditEntry = Static<typeof shapes.AuditEntry>

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, responses, SatisfactionSettings } from '@helpdesk/shapes'
+import { AuditSettings, Data, responses, SatisfactionSettings } from '@helpdesk/shapes'
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('agent'), Type.Literal('customer')])
 const Verification = Type.Union([Type.Literal('off'), Type.Literal('optional'), Type.Literal('required')], {
@@ -15,7 +15,8 @@ const SettingsBody = Type.Object({
     description: 'Roles that must use two-factor authentication: their people enrol at their next sign-in before they get a session.'
   }),
   'auth.sso_only_staff': Type.Boolean({ description: 'Staff sign in only through single sign-on (password sign-in refused for administrators and agents).' }),
-  ...SatisfactionSettings
+  ...SatisfactionSettings,
+  ...AuditSettings
 })
 
 const SettingsPatch = Type.Partial(SettingsBody, {

@@ -19,6 +19,7 @@ import { t } from '../../messages/index.js'
 import type { Comment, Ticket } from '../types.js'
 import { Prose } from '../components/Prose.js'
 import { SatisfactionPanel } from '../components/Satisfaction.js'
+import { HistoryLine, interleave, type HistoryEntry } from '../components/HistoryTimeline.js'
 
 function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
@@ -41,9 +42,10 @@ export default function TicketView ({ id }: { id: number }) {
   const [focusComposer] = useState(() => takeComposerFocus(id))
   const ticket = useAsync(async () => (await api.get<{ data: Ticket }>(`/tickets/${id}`, { include: ['user', 'category', 'agent', 'attachments', 'satisfaction', 'tags'] })).data, [id])
   const comments = useAsync(async () => (await api.get<Page<Comment>>(`/tickets/${id}/comments`, { include: ['user', 'attachments'], per_page: 100 })).data, [id])
+  const history = useAsync(async () => (await api.get<Page<HistoryEntry>>(`/tickets/${id}/history`, { include: ['user'], per_page: 100 })).data, [id])
   const categories = useAsync(async () => await loadCategories(), [])
 
-  useEffect(() => subscribeToChanges(() => { ticket.reload(); comments.reload() }), [id])
+  useEffect(() => subscribeToChanges(() => { ticket.reload(); comments.reload(); history.reload() }), [id])
 
   // `r` focuses the composer here too, as it opens it from the inbox.
   useEffect(() => {
@@ -57,6 +59,11 @@ export default function TicketView ({ id }: { id: number }) {
     window.addEventListener('keydown', onKey)
     return () => { window.removeEventListener('keydown', onKey) }
   }, [])
+
+  const historyNames = useMemo(() => ({
+    categories: new Map((categories.data ?? []).map((category) => [category.id, category.name])),
+    fields: new Map((categories.data ?? []).flatMap((category) => (category.fields ?? []).map((field) => [String(field.id), field.title] as [string, string])))
+  }), [categories.data])
 
   const fieldTitles = useMemo(() => {
     const titles = new Map<string, string>()
@@ -73,7 +80,7 @@ export default function TicketView ({ id }: { id: number }) {
   const answers = Object.entries(current.additional.fields ?? {})
   const owner = current.user_id === user?.id
   const mayComment = isStaff || owner
-  const refresh = () => { ticket.reload(); comments.reload() }
+  const refresh = () => { ticket.reload(); comments.reload(); history.reload() }
 
   return (
     <div class="ticket-layout">
@@ -107,7 +114,9 @@ export default function TicketView ({ id }: { id: number }) {
         {comments.data === undefined && comments.loading ? <Loading /> : null}
         {comments.data !== undefined && comments.data.length === 0 ? <p class="muted">{t('thread.empty')}</p> : null}
         <div class="thread" aria-live="polite">
-          {(comments.data ?? []).map((comment) => <ThreadEntry key={comment.id} comment={comment} staff={isStaff} onChanged={comments.reload} />)}
+          {interleave(comments.data ?? [], history.data ?? []).map((item) => 'comment' in item
+            ? <ThreadEntry key={`c${item.comment.id}`} comment={item.comment} staff={isStaff} onChanged={comments.reload} />
+            : <HistoryLine key={`h${item.change.id}`} entry={item.change} names={historyNames} />)}
         </div>
         {mayComment ? <SatisfactionPanel ticket={current} staff={isStaff} /> : null}
         {mayComment
