@@ -14,6 +14,7 @@ import { AttachmentService } from './tickets/attachment-service.js'
 import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
 import { MacroService } from './macros/macro-service.js'
+import { TriggerService } from './triggers/trigger-service.js'
 import { recordNotifications } from './notifications/notification-recorder.js'
 import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
@@ -97,6 +98,8 @@ export interface Helpdesk {
   readonly attachments: AttachmentService
   /** Macros: named sets of ticket actions staff apply in one call (issue 32). */
   readonly macros: MacroService
+  /** Triggers: administrators' ordered rules, run in the transaction of each ticket change. */
+  readonly triggers: TriggerService
   /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
   readonly jobs: JobRunner
   /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
@@ -184,6 +187,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     comments,
     attachments,
     macros: new MacroService(context),
+    triggers: new TriggerService(context),
     jobs,
     webhooks: new WebhookService(context),
     mail,

@@ -19,6 +19,7 @@ import type { TwoFactorRepository } from './auth/two-factor-store.js'
 import type { SsoRepository } from './auth/sso/sso-store.js'
 import type { SatisfactionRepository } from './satisfaction/satisfaction-store.js'
 import type { MacroRepository } from './macros/macro-store.js'
+import type { TriggerRepository } from './triggers/trigger-store.js'
 import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
 
@@ -89,6 +90,8 @@ export interface Repositories {
   satisfaction: SatisfactionRepository
   /** Macros: named sets of ticket actions, shared or personal. */
   macros: MacroRepository
+  /** Triggers (ordered rules run on ticket changes) and what running them reads. */
+  triggers: TriggerRepository
   /** Every change of every ticket, appended in the change's transaction. */
   ticketHistory: TicketHistoryRepository
   /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */

@@ -29,6 +29,7 @@ import { createTwoFactorRepository } from './repositories/two-factor-repository.
 import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
 import { createMacroRepository } from './repositories/macro-repository.js'
+import { createTriggerRepository } from './repositories/trigger-repository.js'
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
@@ -101,6 +102,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   sso: createSsoRepository,
   satisfaction: createSatisfactionRepository,
   macros: createMacroRepository,
+  triggers: createTriggerRepository,
   ticketHistory: createTicketHistoryRepository,
   auditLog: createAuditLogRepository
 }

@@ -23,6 +23,7 @@ import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
 import { ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
+import { ticketAfterTriggers } from '../triggers/trigger-runner.js'
 
 /** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
 async function collect (errors: FieldErrors, check: () => Promise<void>): Promise<void> {
@@ -115,7 +116,7 @@ export class TicketService {
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }
-      return ticket
+      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket })
     })
     try {
       return await write(owner)
@@ -173,7 +174,7 @@ export class TicketService {
       if (updated.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
       }
-      return updated
+      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: updated, previous: { ticket, tags: before.map((tag) => tag.name) } }) : updated
     })
   }
 

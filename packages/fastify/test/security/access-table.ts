@@ -292,6 +292,14 @@ export const accessTable: AccessRow[] = [
     url: `/tickets/${await w.fresh.ticket()}/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Urgent', shared: true, actions: [{ type: 'set_priority', value: 'urgent' }] })).id}`
   })),
 
+  // Triggers: administrators alone.
+  row('GET /triggers', 'all', ADMIN_ONLY, () => ({ url: '/triggers' })),
+  row('GET /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${(await freshTrigger(w))}` })),
+  row('POST /triggers', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/triggers', payload: { name: 'T', active: false, events: ['ticket.created'], actions: [{ type: 'set_priority', value: 'high' }] } })),
+  row('PUT /triggers/order', 'all', ADMIN_ONLY, async ({ w }) => ({ url: '/triggers/order', payload: { ids: [await freshTrigger(w)] } })),
+  row('PATCH|POST /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}`, payload: { name: 'Renamed' } })),
+  row('DELETE /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}` })),
+
   // Knowledge base: read by visibility (the collection is for logged-in users, the article a draft); managed with manage_articles.
   row('GET /article-collections', 'manage_articles', EVERYONE, () => ({ url: '/article-collections' })),
   row('GET /article-collections/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/article-collections/${w.collection}` })),
@@ -397,6 +405,10 @@ export const accessTable: AccessRow[] = [
 ]
 
 const HOOK_URL = 'https://93.184.216.34/hook'
+
+async function freshTrigger (w: AccessWorld): Promise<number> {
+  return (await w.h.helpdesk.triggers.create(w.admin.user, { name: 'Inactive', active: false, events: ['ticket.created'], actions: [{ type: 'set_priority', value: 'high' }] })).id
+}
 
 async function freshWebhook (w: AccessWorld): Promise<number> {
   return (await w.h.helpdesk.webhooks.create(SYSTEM, { url: HOOK_URL, events: ['*'], active: false })).endpoint.id

@@ -25,6 +25,8 @@ import * as auditLog from './0029-audit-log.js'
 import * as satisfaction from './0030-satisfaction.js'
 import * as ticketPrioritiesAndTags from './0035-ticket-priorities-and-tags.js'
 import * as macros from './0036-macros.js'
+import * as triggers from './0037-triggers.js'
+import * as automationsAndAssignment from './0038-automations-and-assignment.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -58,7 +60,9 @@ export const migrations: Migration[] = [
   { name: '0029-audit-log', ...auditLog },
   { name: '0030-satisfaction', ...satisfaction },
   { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags },
-  { name: '0036-macros', ...macros }
+  { name: '0036-macros', ...macros },
+  { name: '0037-triggers', ...triggers },
+  { name: '0038-automations-and-assignment', ...automationsAndAssignment }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
