@@ -15,6 +15,7 @@ import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
 import { MacroService } from './macros/macro-service.js'
 import { TriggerService } from './triggers/trigger-service.js'
+import { AutomationService } from './automations/automation-service.js'
 import { recordNotifications } from './notifications/notification-recorder.js'
 import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
@@ -100,6 +101,8 @@ export interface Helpdesk {
   readonly macros: MacroService
   /** Triggers: administrators' ordered rules, run in the transaction of each ticket change. */
   readonly triggers: TriggerService
+  /** Time-based automations: administrators' rules run by the `automations.run` job. */
+  readonly automations: AutomationService
   /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
   readonly jobs: JobRunner
   /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
@@ -188,6 +191,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     attachments,
     macros: new MacroService(context),
     triggers: new TriggerService(context),
+    automations: new AutomationService(context),
     jobs,
     webhooks: new WebhookService(context),
     mail,

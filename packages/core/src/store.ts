@@ -20,6 +20,7 @@ import type { SsoRepository } from './auth/sso/sso-store.js'
 import type { SatisfactionRepository } from './satisfaction/satisfaction-store.js'
 import type { MacroRepository } from './macros/macro-store.js'
 import type { TriggerRepository } from './triggers/trigger-store.js'
+import type { AutomationRepository } from './automations/automation-store.js'
 import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
 
@@ -92,6 +93,8 @@ export interface Repositories {
   macros: MacroRepository
   /** Triggers (ordered rules run on ticket changes) and what running them reads. */
   triggers: TriggerRepository
+  /** Time-based automations and the marks of what they fired on. */
+  automations: AutomationRepository
   /** Every change of every ticket, appended in the change's transaction. */
   ticketHistory: TicketHistoryRepository
   /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */

@@ -30,6 +30,7 @@ import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
 import { createMacroRepository } from './repositories/macro-repository.js'
 import { createTriggerRepository } from './repositories/trigger-repository.js'
+import { createAutomationRepository } from './repositories/automation-repository.js'
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
@@ -103,6 +104,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   satisfaction: createSatisfactionRepository,
   macros: createMacroRepository,
   triggers: createTriggerRepository,
+  automations: createAutomationRepository,
   ticketHistory: createTicketHistoryRepository,
   auditLog: createAuditLogRepository
 }

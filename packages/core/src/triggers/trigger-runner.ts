@@ -90,7 +90,7 @@ export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor
     const rule = { type: 'trigger' as const, id: fired.trigger.id, name: fired.trigger.name }
     const by = automationActor(rule)
     if (fired.changes.length > 0) {
-      const written = await writeChanges(ctx, tx, by, current, currentTags, fired.changes)
+      const written = await writeRuleChanges(ctx, tx, by, current, currentTags, fired.changes)
       current = written.ticket
       currentTags = written.tags
     }
@@ -102,7 +102,7 @@ export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor
 }
 
 /** Writes one trigger's changes to the ticket, its history entries and its events; returns the ticket and tags after. */
-async function writeChanges (ctx: ServiceContext, tx: Store, by: AutomationActor, ticket: Ticket, tags: Tag[], changes: RuleChange[]): Promise<{ ticket: Ticket, tags: Tag[] }> {
+export async function writeRuleChanges (ctx: ServiceContext, tx: Store, by: AutomationActor, ticket: Ticket, tags: Tag[], changes: RuleChange[]): Promise<{ ticket: Ticket, tags: Tag[] }> {
   const patch: TicketPatch = {}
   let newTags: string[] | null = null
   for (const change of changes) {

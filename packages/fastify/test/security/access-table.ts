@@ -300,6 +300,13 @@ export const accessTable: AccessRow[] = [
   row('PATCH|POST /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}`, payload: { name: 'Renamed' } })),
   row('DELETE /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}` })),
 
+  // Automations: administrators alone.
+  row('GET /automations', 'all', ADMIN_ONLY, () => ({ url: '/automations' })),
+  row('GET /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}` })),
+  row('POST /automations', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/automations', payload: { name: 'A', active: false, time_condition: { anchor: 'created', hours: 1 }, actions: [{ type: 'set_priority', value: 'high' }] } })),
+  row('PATCH|POST /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}`, payload: { name: 'Renamed' } })),
+  row('DELETE /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}` })),
+
   // Knowledge base: read by visibility (the collection is for logged-in users, the article a draft); managed with manage_articles.
   row('GET /article-collections', 'manage_articles', EVERYONE, () => ({ url: '/article-collections' })),
   row('GET /article-collections/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/article-collections/${w.collection}` })),
@@ -408,6 +415,10 @@ const HOOK_URL = 'https://93.184.216.34/hook'
 
 async function freshTrigger (w: AccessWorld): Promise<number> {
   return (await w.h.helpdesk.triggers.create(w.admin.user, { name: 'Inactive', active: false, events: ['ticket.created'], actions: [{ type: 'set_priority', value: 'high' }] })).id
+}
+
+async function freshAutomation (w: AccessWorld): Promise<number> {
+  return (await w.h.helpdesk.automations.create(w.admin.user, { name: 'Inactive', active: false, time_condition: { anchor: 'created', hours: 1 }, actions: [{ type: 'set_priority', value: 'high' }] })).id
 }
 
 async function freshWebhook (w: AccessWorld): Promise<number> {
