@@ -16,6 +16,7 @@ import { TicketService } from './tickets/ticket-service.js'
 import { MacroService } from './macros/macro-service.js'
 import { TriggerService } from './triggers/trigger-service.js'
 import { AutomationService } from './automations/automation-service.js'
+import { AssignmentService } from './assignment/assignment-service.js'
 import { recordNotifications } from './notifications/notification-recorder.js'
 import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
@@ -103,6 +104,8 @@ export interface Helpdesk {
   readonly triggers: TriggerService
   /** Time-based automations: administrators' rules run by the `automations.run` job. */
   readonly automations: AutomationService
+  /** Assignment rules per category and the agents' away switch. */
+  readonly assignment: AssignmentService
   /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
   readonly jobs: JobRunner
   /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
@@ -192,6 +195,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     macros: new MacroService(context),
     triggers: new TriggerService(context),
     automations: new AutomationService(context),
+    assignment: new AssignmentService(context),
     jobs,
     webhooks: new WebhookService(context),
     mail,

@@ -21,6 +21,7 @@ import type { SatisfactionRepository } from './satisfaction/satisfaction-store.j
 import type { MacroRepository } from './macros/macro-store.js'
 import type { TriggerRepository } from './triggers/trigger-store.js'
 import type { AutomationRepository } from './automations/automation-store.js'
+import type { AssignmentRepository } from './assignment/assignment.js'
 import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
 
@@ -95,6 +96,8 @@ export interface Repositories {
   triggers: TriggerRepository
   /** Time-based automations and the marks of what they fired on. */
   automations: AutomationRepository
+  /** Categories' assignment rules and agents' availability. */
+  assignment: AssignmentRepository
   /** Every change of every ticket, appended in the change's transaction. */
   ticketHistory: TicketHistoryRepository
   /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */

@@ -36,6 +36,7 @@ import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { macroRoutes } from './routes/macros/macro-routes.js'
 import { triggerRoutes } from './routes/triggers/trigger-routes.js'
 import { automationRoutes } from './routes/automations/automation-routes.js'
+import { assignmentRoutes } from './routes/assignment/assignment-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
 import { mailRoutes } from './routes/mail/mail-routes.js'
@@ -54,7 +55,7 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, triggerRoutes, automationRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, triggerRoutes, automationRoutes, assignmentRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
   eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes, historyRoutes, auditRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {

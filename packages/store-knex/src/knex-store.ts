@@ -31,6 +31,7 @@ import { createSatisfactionRepository } from './repositories/satisfaction-reposi
 import { createMacroRepository } from './repositories/macro-repository.js'
 import { createTriggerRepository } from './repositories/trigger-repository.js'
 import { createAutomationRepository } from './repositories/automation-repository.js'
+import { createAssignmentRepository } from './repositories/assignment-repository.js'
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
@@ -105,6 +106,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   macros: createMacroRepository,
   triggers: createTriggerRepository,
   automations: createAutomationRepository,
+  assignment: createAssignmentRepository,
   ticketHistory: createTicketHistoryRepository,
   auditLog: createAuditLogRepository
 }

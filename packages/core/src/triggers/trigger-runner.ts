@@ -20,6 +20,7 @@ import { formatDateTime } from '../time.js'
 import { automationActor, toActor, type ActorInput, type AutomationActor } from '../users/actor.js'
 import { isStaff, UserStatus } from '../users/user.js'
 import { runTriggerEffect } from './trigger-effects.js'
+import { applyAssignmentRule } from '../assignment/assignment-service.js'
 
 /** One ticket change, as the services that made it describe it to triggers. */
 export interface TriggerChange {
@@ -187,6 +188,7 @@ export type { EffectAction, RuleTicket }
 /** `runTriggersOnChange`, then the ticket as the triggers left it (re-read only when one fired). */
 export async function ticketAfterTriggers (ctx: ServiceContext, tx: Store, actor: ActorInput, change: TriggerChange): Promise<Ticket> {
   const run = await runTriggersOnChange(ctx, tx, actor, change)
-  if (run === null || run.fired.length === 0) return change.ticket
-  return await tx.tickets.findById(change.ticket.id) ?? change.ticket
+  const ticket = run === null || run.fired.length === 0 ? change.ticket : await tx.tickets.findById(change.ticket.id) ?? change.ticket
+  // A new ticket nobody (no trigger) assigned gets its category's assignment rule.
+  return change.event === 'ticket.created' ? await applyAssignmentRule(ctx, tx, ticket) : ticket
 }

@@ -307,6 +307,14 @@ export const accessTable: AccessRow[] = [
   row('PATCH|POST /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}`, payload: { name: 'Renamed' } })),
   row('DELETE /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}` })),
 
+  // Assignment rules: administrators; availability: staff read it, each agent (or an administrator) switches it.
+  row('GET /categories/:id/assignment', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/categories/${w.category}/assignment` })),
+  row('PUT /categories/:id/assignment', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/categories/${w.category}/assignment`, payload: { mode: 'manual' } })),
+  row('GET /agents/:id/availability', 'all', [401, 403, 403, 200, 200, 200], ({ w }) => ({ url: `/agents/${w.admin.user.id}/availability` })),
+  row('PUT /agents/:id/availability', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.admin.user.id}/availability`, payload: { available: true } })),
+  row('GET /auth/me/availability', 'all', [401, 404, 404, 200, 200, 200], () => ({ url: '/auth/me/availability' })),
+  row('PUT /auth/me/availability', 'all', [401, 404, 404, 200, 200, 200], () => ({ url: '/auth/me/availability', payload: { available: true } })),
+
   // Knowledge base: read by visibility (the collection is for logged-in users, the article a draft); managed with manage_articles.
   row('GET /article-collections', 'manage_articles', EVERYONE, () => ({ url: '/article-collections' })),
   row('GET /article-collections/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/article-collections/${w.collection}` })),

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import {
-  Role, TicketStatus, triggerList, UserStatus,
+  formatDateTime, parseDateTime, Role, TicketStatus, triggerList, UserStatus,
   type AssignmentCandidate, type RuleAction, type RuleConditions, type Trigger, type TriggerEvent, type TriggerRepository, type WithIncludes
 } from '@helpdesk/core'
 import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
@@ -125,7 +125,11 @@ export function createTriggerRepository (ctx: RepositoryContext): TriggerReposit
       }))
     },
     async markAssigned (agentId, at) {
-      await db('users').where('id', agentId).update({ last_assigned_at: at })
+      // Turns are kept to the second: a burst within one second still gets strictly ordered turns (the latest one a second later).
+      const row = await db('users').max({ last: 'last_assigned_at' }).first() as { last: string | Date | null } | undefined
+      const last = row?.last === null || row?.last === undefined ? null : parseDateTime(typeof row.last === 'string' ? row.last : formatDateTime(row.last))
+      const turn = last !== null && last >= parseDateTime(at) ? formatDateTime(new Date(last + 1000)) : at
+      await db('users').where('id', agentId).update({ last_assigned_at: turn })
     }
   }
 }
