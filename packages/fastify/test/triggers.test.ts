@@ -87,6 +87,21 @@ eachDialect((dialect) => {
       assert.equal(other.priority, 'normal')
     })
 
+    it('dry-runs conditions on the latest tickets without writing', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const refund = await postTicket(h, d.alice.token, { category: d.billing, title: 'Refund please' })
+      await postTicket(h, d.bob.token, { category: d.billing, title: 'Refunded already' })
+      const run = expectStatus(await h.inject({
+        method: 'POST', url: '/api/v1/triggers/dry-run', token: d.admin.token,
+        payload: { conditions: { all: [{ field: 'subject', operator: 'contains_word', value: 'refund' }] }, actions: [{ type: 'set_priority', value: 'high' }] }
+      }), 200).data
+      assert.equal(run.evaluated, 2)
+      assert.deepEqual(run.matches, [{ ticket_id: refund.id, title: 'Refund please', changes: [{ field: 'priority', from: 'normal', to: 'high' }] }])
+      assert.equal((await ticketOf(h, d, refund.id)).priority, 'normal', 'nothing written')
+      expectValidation(await h.inject({ method: 'POST', url: '/api/v1/triggers/dry-run', token: d.admin.token, payload: { conditions: { all: [{ field: 'nope', operator: 'is', value: 1 }] } } }), 'conditions.all.0.field')
+    })
+
     it('never loops: two triggers undoing each other fire once each per change (Zammad #2035)', async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)

@@ -6,6 +6,18 @@ import type { WithIncludes } from '../store.js'
 import { requireSignedIn, type ActorInput } from '../users/actor.js'
 import { ensureAdmin } from '../users/user-policy.js'
 import { TRIGGER_LIMITS, type Trigger, type TriggerInput, type TriggerPatch } from './trigger.js'
+import { applyRuleActions, ruleActions, type RuleChange } from '../automation/rule-actions.js'
+import { conditionsHold, ruleConditions } from '../automation/rule-conditions.js'
+import { ruleTicketOf } from '../macros/macro-service.js'
+
+/** How many of the latest tickets a dry run evaluates. */
+export const DRY_RUN_TICKETS = 50
+
+/** What a dry run found: how many tickets it looked at, which matched and what the actions would change. */
+export interface TriggerDryRun {
+  evaluated: number
+  matches: Array<{ ticket_id: number, title: string, changes: RuleChange[] }>
+}
 import { triggerValues } from './trigger-input.js'
 
 function admin (actor: ActorInput): void {
@@ -64,6 +76,27 @@ export class TriggerService {
       await tx.triggers.delete(id)
       await audit(tx, actor, { action: 'trigger.deleted', subject_type: 'trigger', subject_id: id, before })
     })
+  }
+
+  /**
+   * Evaluates conditions (and the actions' field changes) on the latest 50
+   * tickets as a `ticket.updated` change through the console, writing
+   * nothing: which tickets would match, and what would change.
+   */
+  async dryRun (actor: ActorInput, input: { conditions?: unknown, actions?: unknown }): Promise<TriggerDryRun> {
+    admin(actor)
+    const conditions = ruleConditions(input.conditions ?? { all: [], any: [] })
+    const actions = input.actions === undefined ? [] : ruleActions(input.actions, 'actions', { allowEmpty: true })
+    const recent = await this.ctx.store.triggers.recentTickets(DRY_RUN_TICKETS)
+    const tags = await this.ctx.store.tickets.tagsOf(recent.map((item) => item.ticket.id))
+    const matches: TriggerDryRun['matches'] = []
+    for (const { ticket, customer_email: customerEmail } of recent) {
+      const rule = ruleTicketOf(ticket, tags.get(ticket.id) ?? [])
+      const facts = { event: 'ticket.updated' as const, channel: 'console' as const, ticket: rule, previous: rule, customer_email: customerEmail, comment_text: null, within_business_hours: true }
+      if (!conditionsHold(conditions, facts)) continue
+      matches.push({ ticket_id: ticket.id, title: ticket.title, changes: applyRuleActions(rule, actions).changes })
+    }
+    return { evaluated: recent.length, matches }
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Ticket } from '../tickets/ticket.js'
 import type { AssignmentCandidate } from '../automation/assignee-picker.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
@@ -28,6 +29,8 @@ export interface TriggerRunSupport {
   automaticMailsSince(recipient: string, since: string): Promise<number>
   /** The category's agents (not banned) with availability, open tickets and round-robin turn: a fixed number of queries. */
   assignmentCandidates(categoryId: number): Promise<AssignmentCandidate[]>
+  /** The latest tickets (by id, newest first) with their owner's email, for a dry run. */
+  recentTickets(limit: number): Promise<Array<{ ticket: Ticket, customer_email: string | null }>>
   /** Moves the agent's round-robin turn. */
   markAssigned(agentId: number, at: string): Promise<void>
 }

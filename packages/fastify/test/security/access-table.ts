@@ -296,6 +296,7 @@ export const accessTable: AccessRow[] = [
   row('GET /triggers', 'all', ADMIN_ONLY, () => ({ url: '/triggers' })),
   row('GET /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${(await freshTrigger(w))}` })),
   row('POST /triggers', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/triggers', payload: { name: 'T', active: false, events: ['ticket.created'], actions: [{ type: 'set_priority', value: 'high' }] } })),
+  row('POST /triggers/dry-run', 'all', ADMIN_ONLY, () => ({ url: '/triggers/dry-run', payload: { conditions: { all: [{ field: 'priority', operator: 'is', value: 'high' }] } } })),
   row('PUT /triggers/order', 'all', ADMIN_ONLY, async ({ w }) => ({ url: '/triggers/order', payload: { ids: [await freshTrigger(w)] } })),
   row('PATCH|POST /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}`, payload: { name: 'Renamed' } })),
   row('DELETE /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}` })),

@@ -74,3 +74,17 @@ export function presentTrigger (trigger: TriggerEntity): Static<typeof Trigger> 
     updated_at: trigger.updated_at
   }
 }
+
+export const TriggerDryRunInput = Type.Object({
+  conditions: Type.Optional(RuleConditionsShape),
+  actions: Type.Optional(Type.Array(RuleActionShape, { maxItems: 30 }))
+}, { examples: [{ conditions: { all: [{ field: 'subject', operator: 'contains_word', value: 'refund' }] }, actions: [{ type: 'add_tags', value: ['refund'] }] }] })
+
+export const TriggerDryRunResult = Type.Object({
+  evaluated: Type.Integer({ description: 'How many of the latest tickets were evaluated (at most 50).' }),
+  matches: Type.Array(Type.Object({
+    ticket_id: Type.Integer(),
+    title: Type.String(),
+    changes: Type.Array(Type.Object({ field: Type.String(), from: Type.Unknown(), to: Type.Unknown() }), { description: 'What the field actions would change (effects are not listed).' })
+  }))
+})

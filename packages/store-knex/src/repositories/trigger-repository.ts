@@ -5,6 +5,7 @@ import {
 } from '@helpdesk/core'
 import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
 import { bool, parseJson } from '../rows/row-values.js'
+import { ticketColumns, ticketFromRow, type TicketRow } from '../rows/ticket-rows.js'
 import type { RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
 
@@ -123,6 +124,12 @@ export function createTriggerRepository (ctx: RepositoryContext): TriggerReposit
         open_tickets: open.get(agent.id) ?? 0,
         last_assigned_at: agent.last_assigned_at === null ? null : String(agent.last_assigned_at)
       }))
+    },
+    async recentTickets (limit) {
+      const rows = await db('tickets').select([...ticketColumns, 'users.email as owner_email'])
+        .leftJoin('users', 'users.id', 'tickets.user_id')
+        .orderBy('tickets.id', 'desc').limit(limit) as Array<TicketRow & { owner_email: string | null }>
+      return rows.map((row) => ({ ticket: ticketFromRow(row), customer_email: row.owner_email === null || row.owner_email === '' ? null : row.owner_email.toLowerCase() }))
     },
     async markAssigned (agentId, at) {
       // Turns are kept to the second: a burst within one second still gets strictly ordered turns (the latest one a second later).

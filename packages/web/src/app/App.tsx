@@ -27,6 +27,8 @@ const SignInSettings = lazy(async () => await import('./screens/SignInSettings.j
 const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
 const SurveySettings = lazy(async () => await import('./screens/SurveySettings.js'))
 const AuditLog = lazy(async () => await import('./screens/AuditLog.js'))
+const Triggers = lazy(async () => await import('./screens/Triggers.js'))
+const Automations = lazy(async () => await import('./screens/Automations.js'))
 const ForgotPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ForgotPassword }))
 const ResetPassword = lazy(async () => ({ default: (await import('./screens/Account.js')).ResetPassword }))
 const MagicLinkRequest = lazy(async () => ({ default: (await import('./screens/Account.js')).MagicLinkRequest }))
@@ -85,6 +87,8 @@ function Routes () {
         {user.type === 'admin' ? <Route path="/survey-settings"><SurveySettings /></Route> : null}
         {user.type === 'admin' ? <Route path="/held-mail"><HeldMail /></Route> : null}
         {user.type === 'admin' ? <Route path="/audit-log"><AuditLog /></Route> : null}
+        {user.type === 'admin' ? <Route path="/triggers"><Triggers /></Route> : null}
+        {user.type === 'admin' ? <Route path="/automations"><Automations /></Route> : null}
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}
         {user.type === 'admin' ? <Route path="/agents"><Agents /></Route> : null}

@@ -2,7 +2,7 @@ import { triggerList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { Data, IdParams, listQuerystring, Paged, presentTrigger, responses, Success, Trigger, TriggerCreate, TriggerOrder, TriggerUpdate } from '@helpdesk/shapes'
+import { Data, IdParams, listQuerystring, Paged, presentTrigger, responses, Success, Trigger, TriggerCreate, TriggerDryRunInput, TriggerDryRunResult, TriggerOrder, TriggerUpdate } from '@helpdesk/shapes'
 import { Type } from '@sinclair/typebox'
 
 /** Triggers: administrators. */
@@ -27,6 +27,16 @@ export function triggerRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): vo
       response: responses({ 201: Data(Trigger) })
     }
   }, async (request, reply) => await reply.code(201).send({ data: presentTrigger(await triggers.create(actorOf(request), request.body)) }))
+
+  app.post('/triggers/dry-run', {
+    schema: {
+      tags,
+      summary: 'Dry run: which of the latest 50 tickets the conditions match, and what the actions would change',
+      description: 'Evaluated as a `ticket.updated` change through the console; nothing is written.',
+      body: TriggerDryRunInput,
+      response: responses({ 200: Data(TriggerDryRunResult) })
+    }
+  }, async (request) => ({ data: await triggers.dryRun(actorOf(request), request.body) }))
 
   app.put('/triggers/order', {
     schema: { tags, summary: 'Reorder triggers', body: TriggerOrder, response: responses({ 200: Data(Type.Array(Trigger)) }) }
