@@ -159,7 +159,7 @@ export class AutomationService {
       if (!conditionsHold(automation.conditions, facts)) return false
       const applied = applyRuleActions(facts.ticket, automation.actions)
       let current = ticket
-      if (applied.changes.length > 0) current = (await writeRuleChanges(this.ctx, tx, by, ticket, tags, applied.changes)).ticket
+      if (applied.changes.length > 0) current = (await writeRuleChanges(this.ctx, tx, [{ by, changes: applied.changes }], ticket, tags)).ticket
       for (const effect of applied.effects) current = await runTriggerEffect(this.ctx, tx, by, current, effect, { owner }) ?? current
       const anchor = candidate.instants[automation.time_condition.anchor]
       if (anchor !== null) await tx.automations.mark(automation.id, ticket.id, anchor)

@@ -4,7 +4,8 @@ import type { RuleChannel, RuleTicket, TriggerEvent } from '../automation/rule-c
 import { runTriggerPass, type TriggerPassResult, type TriggerRule } from '../automation/trigger-pass.js'
 import { placeholderValues, renderPlaceholders } from '../canned-responses/placeholders.js'
 import { nowString, type ServiceContext } from '../context.js'
-import { recordTicketChanges } from '../history/ticket-history-recorder.js'
+import { recordedActor } from '../history/ticket-history.js'
+import type { DomainEvent } from '../events.js'
 import type { Tag } from '../knowledge-base/article.js'
 import { ruleTicketOf } from '../macros/macro-service.js'
 import type { Store } from '../store.js'
@@ -85,40 +86,49 @@ export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor
   })
   if (result.fired.length === 0) return result
 
-  let current = await tx.tickets.findById(id) ?? change.ticket
-  let currentTags = tags
-  for (const fired of result.fired) {
-    const rule = { type: 'trigger' as const, id: fired.trigger.id, name: fired.trigger.name }
-    const by = automationActor(rule)
-    if (fired.changes.length > 0) {
-      const written = await writeRuleChanges(ctx, tx, by, current, currentTags, fired.changes)
-      current = written.ticket
-      currentTags = written.tags
-    }
+  // One write for every fired trigger's field changes (history and events still say which trigger made which), then the effects in order.
+  const steps = result.fired.map((fired) => ({ by: automationActor({ type: 'trigger', id: fired.trigger.id, name: fired.trigger.name }), changes: fired.changes }))
+  let current = steps.some((step) => step.changes.length > 0) ? (await writeRuleChanges(ctx, tx, steps, change.ticket, tags)).ticket : change.ticket
+  for (const [index, fired] of result.fired.entries()) {
     for (const effect of fired.effects) {
-      current = await runTriggerEffect(ctx, tx, by, current, effect, { owner: owner ?? null }) ?? current
+      current = await runTriggerEffect(ctx, tx, steps[index]!.by, current, effect, { owner: owner ?? null }) ?? current
     }
   }
   return result
 }
 
-/** Writes one trigger's changes to the ticket, its history entries and its events; returns the ticket and tags after. */
-export async function writeRuleChanges (ctx: ServiceContext, tx: Store, by: AutomationActor, ticket: Ticket, tags: Tag[], changes: RuleChange[]): Promise<{ ticket: Ticket, tags: Tag[] }> {
+/** History names of the rule language's fields (as `ticketChanges` records them). */
+const HISTORY_FIELDS: Record<string, string> = { status: 'status', priority: 'priority', private: 'private', category_id: 'category', assigned_agent_id: 'assignee', tags: 'tags', title: 'title' }
+
+/**
+ * Writes the field changes of one or more rules (in order: a later one's
+ * value wins) to the ticket in one update (and one tag write), records each
+ * rule's changes in history under its name (one insert), and raises one
+ * `Tickets.TicketUpdated` naming the rules (`rule`: the first, `rules`: all), plus
+ * `TicketAssigned`/`TicketClosedByAgent` as they apply. A target that is
+ * gone (a deleted category, a banned agent) is skipped. Returns the ticket
+ * and tags after.
+ */
+export async function writeRuleChanges (
+  ctx: ServiceContext, tx: Store, steps: Array<{ by: AutomationActor, changes: RuleChange[] }>, ticket: Ticket, tags: Tag[]
+): Promise<{ ticket: Ticket, tags: Tag[] }> {
   const patch: TicketPatch = {}
   let newTags: string[] | null = null
-  for (const change of changes) {
+  const skipped = new Set<RuleChange>()
+  for (const change of steps.flatMap((step) => step.changes)) {
     switch (change.field) {
       case 'status': patch.status = change.to as TicketPatch['status']; break
       case 'priority': patch.priority = change.to as TicketPatch['priority']; break
       case 'private': patch.private = change.to as boolean; break
       case 'category_id':
         if (await tx.categories.findById(change.to as number) !== null) patch.category_id = change.to as number
+        else skipped.add(change)
         break
       case 'assigned_agent_id': {
         const agentId = change.to as number | null
         if (agentId !== null) {
           const agent = await tx.users.findById(agentId)
-          if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) break
+          if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) { skipped.add(change); break }
         }
         patch.assigned_agent_id = agentId
         patch.agent_assigned_at = agentId === null ? null : nowString(ctx)
@@ -137,21 +147,44 @@ export async function writeRuleChanges (ctx: ServiceContext, tx: Store, by: Auto
   }
   const updated = Object.keys(patch).length > 0 ? await tx.tickets.update(ticket.id, patch) ?? ticket : ticket
   const updatedTags = newTags !== null ? await tx.tickets.setTags(ticket.id, newTags) : tags
-  const named = (row: Ticket, list: readonly Tag[]): Ticket => ({ ...row, tags: list.map((tag) => tag.name) }) as Ticket
-  await recordTicketChanges(tx, by, named(ticket, tags), named(updated, updatedTags))
+  const entries = steps.flatMap((step) => {
+    const who = recordedActor(step.by)
+    return step.changes.filter((change) => !skipped.has(change)).map((change) => ({
+      ticket_id: ticket.id,
+      ...who,
+      field: change.field.startsWith('field:') ? `fields.${change.field.slice('field:'.length)}` : HISTORY_FIELDS[change.field] ?? change.field,
+      old_value: change.from ?? null,
+      new_value: change.to ?? null,
+      public: change.field === 'status'
+    }))
+  })
+  if (entries.length > 0) await tx.ticketHistory.add(entries)
   const category = await tx.categories.findById(updated.category_id) ?? { id: updated.category_id, name: '' }
-  const facts = { ...ticketEventFacts(null, ticketWithTags(updated, updatedTags), category), rule: by.rule }
-  const fieldNames = [...new Set(changes.map((change) => change.field.startsWith('field:') ? 'additional' : change.field))]
-  await ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: fieldNames, rule_changes: changes } satisfies TicketUpdatedEvent & { rule_changes: RuleChange[] })
-  if (patch.assigned_agent_id !== undefined && patch.assigned_agent_id !== null) {
+  const base = ticketEventFacts(null, ticketWithTags(updated, updatedTags), category)
+  // One event for the rules' changes together (one change of the ticket for webhooks and the stream), naming every rule that made one.
+  const events: DomainEvent[] = []
+  const applied = steps.map((step) => ({ rule: step.by.rule, changes: step.changes.filter((change) => !skipped.has(change)) })).filter((step) => step.changes.length > 0)
+  const first = applied[0]
+  if (first !== undefined) {
+    const fieldNames = [...new Set(applied.flatMap((step) => step.changes).map((change) => change.field.startsWith('field:') ? 'additional' : change.field))]
+    events.push({
+      type: TicketEventType.TicketUpdated,
+      ...base,
+      rule: first.rule,
+      rules: applied.map((step) => step.rule),
+      changes: fieldNames,
+      rule_changes: applied.flatMap((step) => step.changes)
+    } satisfies TicketUpdatedEvent & { rules: unknown[], rule_changes: RuleChange[] })
+  }
+  const last = steps.at(-1)?.by.rule
+  if (patch.assigned_agent_id !== undefined && patch.assigned_agent_id !== null && patch.assigned_agent_id !== ticket.assigned_agent_id) {
     const agent = await tx.users.findById(patch.assigned_agent_id)
-    if (agent !== null) {
-      await ctx.events.emit(tx, { type: TicketEventType.TicketAssigned, ...facts, agent: { id: agent.id, first_name: agent.first_name, last_name: agent.last_name } } satisfies TicketAssignedEvent)
-    }
+    if (agent !== null) events.push({ type: TicketEventType.TicketAssigned, ...base, rule: last, agent: { id: agent.id, first_name: agent.first_name, last_name: agent.last_name } } satisfies TicketAssignedEvent)
   }
   if (updated.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
-    await ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
+    events.push({ type: TicketEventType.TicketClosedByAgent, ...base, rule: last } satisfies TicketClosedByAgentEvent)
   }
+  await ctx.events.emitMany(tx, events)
   return { ticket: updated, tags: updatedTags }
 }
 
