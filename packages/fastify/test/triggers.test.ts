@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { runTriggersOnChange, TicketEventType, type DomainEvent, type ServiceContext } from '@helpdesk/core'
+import { runTriggersOnChange, SYSTEM, TicketEventType, type DomainEvent, type ServiceContext } from '@helpdesk/core'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectError, expectStatus, expectValidation } from './http-assertions.js'
 import { mailDesk, SUPPORT } from './mail-fixtures.js'
@@ -100,6 +100,20 @@ eachDialect((dialect) => {
       assert.deepEqual(run.matches, [{ ticket_id: refund.id, title: 'Refund please', changes: [{ field: 'priority', from: 'normal', to: 'high' }] }])
       assert.equal((await ticketOf(h, d, refund.id)).priority, 'normal', 'nothing written')
       expectValidation(await h.inject({ method: 'POST', url: '/api/v1/triggers/dry-run', token: d.admin.token, payload: { conditions: { all: [{ field: 'nope', operator: 'is', value: 1 }] } } }), 'conditions.all.0.field')
+    })
+
+    it('assigns by strategy and calls a webhook endpoint of its own', async (t) => {
+      const h = await buildApp(t, dialect, { workers: false })
+      const d = await desk(h)
+      // Subscribed to nothing: only the trigger's call reaches it.
+      const { endpoint } = await h.helpdesk.webhooks.create(SYSTEM, { url: 'https://93.184.216.34/hook', events: ['Tickets.CommentDeleted'], active: true })
+      await createTrigger(h, d.admin.token, { name: 'Route', events: ['ticket.created'], actions: [{ type: 'assign_by', strategy: 'least_open' }, { type: 'webhook', webhook_id: endpoint.id }] })
+      const created = await postTicket(h, d.alice.token, { category: d.billing })
+      assert.equal(created.assigned_agent_id, d.agent.user.id, 'the category\'s only available agent')
+      const deliveries = await h.store.knex('webhook_deliveries').select('endpoint_id', 'event_type') as Array<{ endpoint_id: number, event_type: string }>
+      assert.deepEqual(deliveries.map((row) => [Number(row.endpoint_id), row.event_type]), [[endpoint.id, 'Triggers.WebhookCalled']])
+      const assigned = (await historyOf(h, d, created.id)).find((entry) => entry.field === 'assignee')
+      assert.equal(assigned.actor.name, 'trigger:Route')
     })
 
     it('never loops: two triggers undoing each other fire once each per change (Zammad #2035)', async (t) => {
