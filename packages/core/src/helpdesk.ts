@@ -14,6 +14,9 @@ import { AttachmentService } from './tickets/attachment-service.js'
 import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
 import { MacroService } from './macros/macro-service.js'
+import { TriggerService } from './triggers/trigger-service.js'
+import { AutomationService } from './automations/automation-service.js'
+import { AssignmentService } from './assignment/assignment-service.js'
 import { recordNotifications } from './notifications/notification-recorder.js'
 import { NotificationService } from './notifications/notification-service.js'
 import { ImportService } from './imports/import-service.js'
@@ -101,6 +104,12 @@ export interface Helpdesk {
   readonly attachments: AttachmentService
   /** Macros: named sets of ticket actions staff apply in one call (issue 32). */
   readonly macros: MacroService
+  /** Triggers: administrators' ordered rules, run in the transaction of each ticket change. */
+  readonly triggers: TriggerService
+  /** Time-based automations: administrators' rules run by the `automations.run` job. */
+  readonly automations: AutomationService
+  /** Assignment rules per category and the agents' away switch. */
+  readonly assignment: AssignmentService
   /** Background jobs: handlers register here; `start()`/`stop()` by whoever runs workers. */
   readonly jobs: JobRunner
   /** Webhook endpoints (administrators); deliveries are sent by the edge's `webhook.deliver` handler. */
@@ -194,6 +203,9 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     comments,
     attachments,
     macros: new MacroService(context),
+    triggers: new TriggerService(context),
+    automations: new AutomationService(context),
+    assignment: new AssignmentService(context),
     jobs,
     webhooks: new WebhookService(context),
     mail,

@@ -23,6 +23,9 @@ import type { AuditLogRepository } from './audit/audit-log-store.js'
 import type { SlaRepository } from './sla/sla-store.js'
 import type { MacroRepository } from './macros/macro-store.js'
 import type { ReportRepository } from './reports/report-store.js'
+import type { TriggerRepository } from './triggers/trigger-store.js'
+import type { AutomationRepository } from './automations/automation-store.js'
+import type { AssignmentRepository } from './assignment/assignment.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -89,14 +92,20 @@ export interface Repositories {
   sso: SsoRepository
   /** The closings (resolutions) of tickets and their satisfaction ratings. */
   satisfaction: SatisfactionRepository
+  /** Macros: named sets of ticket actions, shared or personal. */
+  macros: MacroRepository
+  /** Triggers (ordered rules run on ticket changes) and what running them reads. */
+  triggers: TriggerRepository
+  /** Time-based automations and the marks of what they fired on. */
+  automations: AutomationRepository
+  /** Categories' assignment rules and agents' availability. */
+  assignment: AssignmentRepository
   /** Every change of every ticket, appended in the change's transaction. */
   ticketHistory: TicketHistoryRepository
   /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */
   auditLog: AuditLogRepository
   /** SLA calendars and policies, and each ticket's SLA state and due times. */
   sla: SlaRepository
-  /** Macros: named sets of ticket actions, shared or personal. */
-  macros: MacroRepository
   /** Reports' rollups: per-ticket facts, hourly sums, the updater's cursor; the doors tickets came through. */
   reports: ReportRepository
 }

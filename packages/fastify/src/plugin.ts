@@ -35,6 +35,9 @@ import { importRoutes } from './routes/imports/import-routes.js'
 import { healthRoutes } from './routes/health/health-routes.js'
 import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { macroRoutes } from './routes/macros/macro-routes.js'
+import { triggerRoutes } from './routes/triggers/trigger-routes.js'
+import { automationRoutes } from './routes/automations/automation-routes.js'
+import { assignmentRuleRoutes } from './routes/assignment/assignment-rule-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
 import { mailRoutes } from './routes/mail/mail-routes.js'
@@ -55,9 +58,9 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, commentRoutes, attachmentRoutes, webhookRoutes,
-  eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes, satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes,
-  assignmentRoutes, reportRoutes]
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, triggerRoutes, automationRoutes, assignmentRuleRoutes,
+  commentRoutes, attachmentRoutes, webhookRoutes, eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes,
+  satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes, assignmentRoutes, reportRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

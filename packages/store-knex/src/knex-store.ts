@@ -33,6 +33,9 @@ import { createAuditLogRepository } from './repositories/audit-log-repository.js
 import { createSlaRepository } from './repositories/sla-repository.js'
 import { createMacroRepository } from './repositories/macro-repository.js'
 import { createReportRepository } from './repositories/report-repository.js'
+import { createTriggerRepository } from './repositories/trigger-repository.js'
+import { createAutomationRepository } from './repositories/automation-repository.js'
+import { createAssignmentRepository } from './repositories/assignment-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
@@ -106,7 +109,10 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   auditLog: createAuditLogRepository,
   sla: createSlaRepository,
   macros: createMacroRepository,
-  reports: createReportRepository
+  reports: createReportRepository,
+  triggers: createTriggerRepository,
+  automations: createAutomationRepository,
+  assignment: createAssignmentRepository
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */

@@ -1,5 +1,6 @@
 import { registerReportJobs } from '../reports/report-jobs.js'
 import { registerSlaJobs } from '../sla/sla-jobs.js'
+import { AUTOMATION_INTERVAL_MS } from '../automations/automation.js'
 import { ACCOUNT_MAIL_JOB, ACCOUNT_TOKENS_PRUNE_JOB } from '../auth/account-service.js'
 import type { ServiceContext } from '../context.js'
 import type { Helpdesk } from '../helpdesk.js'
@@ -21,7 +22,8 @@ export const CoreJobType = {
   /** Hourly: removes expired sessions and idle personal tokens (they are refused already). */
   TokensPrune: 'tokens.prune',
   /** Daily: drops audit-log entries older than the `audit.retention_days` setting. */
-  AuditPrune: 'audit.prune'
+  AuditPrune: 'audit.prune',
+  AutomationsRun: 'automations.run'
 } as const
 
 const HOUR = 60 * 60 * 1000
@@ -74,4 +76,8 @@ export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext, o
 
   jobs.register(CoreJobType.AuditPrune, async () => { await helpdesk.auditLog.prune() })
   jobs.every(CoreJobType.AuditPrune, DAY)
+
+  // Time-based automations: one run covers every automation; the interval bounds how late one fires.
+  jobs.register(CoreJobType.AutomationsRun, async () => { await helpdesk.automations.run() }, { concurrency: 1 })
+  jobs.every(CoreJobType.AutomationsRun, AUTOMATION_INTERVAL_MS)
 }

@@ -16,6 +16,7 @@ import {
 } from './ticket-events.js'
 import { checkedBody } from './ticket-input.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
+import { runTriggersOnChange } from '../triggers/trigger-runner.js'
 import { canComment, canModifyComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
@@ -140,6 +141,7 @@ export class CommentService {
           ? { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent
           : { type: TicketEventType.TicketClosedByCustomer, ...facts } satisfies TicketClosedByCustomerEvent)
       }
+      await runTriggersOnChange(this.ctx, tx, actor, { event: byStaff ? 'comment.staff' : 'comment.customer', ticket: updated, previous: { ticket }, comment: body })
       return comment
     })
   }

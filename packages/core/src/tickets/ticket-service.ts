@@ -23,6 +23,7 @@ import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
 import { ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
+import { ticketAfterTriggers } from '../triggers/trigger-runner.js'
 
 /**
  * The ticket as written, with the SLA due times the SLA recorder set on the
@@ -126,7 +127,7 @@ export class TicketService {
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }
-      return withRecordedDue(ticket, evented)
+      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket: withRecordedDue(ticket, evented) })
     })
     try {
       return await write(owner)
@@ -185,7 +186,8 @@ export class TicketService {
       if (updated.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
       }
-      return withRecordedDue(updated, evented)
+      const written = withRecordedDue(updated, evented)
+      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: written, previous: { ticket, tags: before.map((tag) => tag.name) } }) : written
     })
   }
 

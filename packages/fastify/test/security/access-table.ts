@@ -302,6 +302,30 @@ export const accessTable: AccessRow[] = [
     url: `/tickets/${await w.fresh.ticket()}/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Urgent', shared: true, actions: [{ type: 'set_priority', value: 'urgent' }] })).id}`
   })),
 
+  // Triggers: administrators alone.
+  row('GET /triggers', 'all', ADMIN_ONLY, () => ({ url: '/triggers' })),
+  row('GET /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${(await freshTrigger(w))}` })),
+  row('POST /triggers', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/triggers', payload: { name: 'T', active: false, events: ['ticket.created'], actions: [{ type: 'set_priority', value: 'high' }] } })),
+  row('POST /triggers/dry-run', 'all', ADMIN_ONLY, () => ({ url: '/triggers/dry-run', payload: { conditions: { all: [{ field: 'priority', operator: 'is', value: 'high' }] } } })),
+  row('PUT /triggers/order', 'all', ADMIN_ONLY, async ({ w }) => ({ url: '/triggers/order', payload: { ids: [await freshTrigger(w)] } })),
+  row('PATCH|POST /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}`, payload: { name: 'Renamed' } })),
+  row('DELETE /triggers/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/triggers/${await freshTrigger(w)}` })),
+
+  // Automations: administrators alone.
+  row('GET /automations', 'all', ADMIN_ONLY, () => ({ url: '/automations' })),
+  row('GET /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}` })),
+  row('POST /automations', 'all', [401, 403, 403, 403, 403, 201], () => ({ url: '/automations', payload: { name: 'A', active: false, time_condition: { anchor: 'created', hours: 1 }, actions: [{ type: 'set_priority', value: 'high' }] } })),
+  row('PATCH|POST /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}`, payload: { name: 'Renamed' } })),
+  row('DELETE /automations/:id', 'all', ADMIN_ONLY, async ({ w }) => ({ url: `/automations/${await freshAutomation(w)}` })),
+
+  // Assignment rules: administrators; availability: staff read it, each agent (or an administrator) switches it.
+  row('GET /categories/:id/assignment', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/categories/${w.category}/assignment` })),
+  row('PUT /categories/:id/assignment', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/categories/${w.category}/assignment`, payload: { mode: 'manual' } })),
+  row('GET /agents/:id/availability', 'all', [401, 403, 403, 200, 200, 200], ({ w }) => ({ url: `/agents/${w.admin.user.id}/availability` })),
+  row('PUT /agents/:id/availability', 'all', ADMIN_ONLY, ({ w }) => ({ url: `/agents/${w.admin.user.id}/availability`, payload: { available: true } })),
+  row('GET /auth/me/availability', 'all', [401, 404, 404, 200, 200, 200], () => ({ url: '/auth/me/availability' })),
+  row('PUT /auth/me/availability', 'all', [401, 404, 404, 200, 200, 200], () => ({ url: '/auth/me/availability', payload: { available: true } })),
+
   // Knowledge base: read by visibility (the collection is for logged-in users, the article a draft); managed with manage_articles.
   row('GET /article-collections', 'manage_articles', EVERYONE, () => ({ url: '/article-collections' })),
   row('GET /article-collections/:id', 'manage_articles', [404, 200, 200, 200, 200, 200], ({ w }) => ({ url: `/article-collections/${w.collection}` })),
@@ -433,6 +457,14 @@ export const accessTable: AccessRow[] = [
 ]
 
 const HOOK_URL = 'https://93.184.216.34/hook'
+
+async function freshTrigger (w: AccessWorld): Promise<number> {
+  return (await w.h.helpdesk.triggers.create(w.admin.user, { name: 'Inactive', active: false, events: ['ticket.created'], actions: [{ type: 'set_priority', value: 'high' }] })).id
+}
+
+async function freshAutomation (w: AccessWorld): Promise<number> {
+  return (await w.h.helpdesk.automations.create(w.admin.user, { name: 'Inactive', active: false, time_condition: { anchor: 'created', hours: 1 }, actions: [{ type: 'set_priority', value: 'high' }] })).id
+}
 
 async function freshWebhook (w: AccessWorld): Promise<number> {
   return (await w.h.helpdesk.webhooks.create(SYSTEM, { url: HOOK_URL, events: ['*'], active: false })).endpoint.id

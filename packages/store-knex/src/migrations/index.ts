@@ -29,6 +29,8 @@ import * as ticketSla from './0034-ticket-sla.js'
 import * as ticketPrioritiesAndTags from './0035-ticket-priorities-and-tags.js'
 import * as macros from './0036-macros.js'
 import * as reports from './0031-reports.js'
+import * as triggers from './0037-triggers.js'
+import * as automationsAndAssignment from './0038-automations-and-assignment.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -66,7 +68,9 @@ export const migrations: Migration[] = [
   { name: '0033-sla-policies', ...slaPolicies },
   { name: '0034-ticket-sla', ...ticketSla },
   { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags },
-  { name: '0036-macros', ...macros }
+  { name: '0036-macros', ...macros },
+  { name: '0037-triggers', ...triggers },
+  { name: '0038-automations-and-assignment', ...automationsAndAssignment }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -157,6 +157,11 @@ export function ticketReadsById (db: Knex, dialect: Dialect): PointReads<TicketR
 /** Ticket fields the search document is built from: a patch touching none of them leaves it as is. */
 const searchedFields = ['title', 'body', 'additional']
 
+/** A new ticket's row with its status anchor (migration 0038): the status was set when it was created. */
+function withStatusChangedAt<T extends { created_at: string }> (row: T): T & { status_changed_at: string } {
+  return { ...row, status_changed_at: row.created_at }
+}
+
 export function createTicketRepository (ctx: RepositoryContext): TicketRepository {
   const { db, dialect } = ctx
   return {
@@ -166,13 +171,13 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
     },
     async create (ticket) {
       const row = rowFromNewTicket(ticket, now(ctx))
-      const id = await insertId(db('tickets').insert(row))
+      const id = await insertId(db('tickets').insert({ ...row, status_changed_at: row.created_at }))
       await indexTickets(db, dialect, [id])
       return ticketFromRow({ id, ...row })
     },
     async createMany (list, comments = []) {
       const at = now(ctx)
-      const ids = await insertMany(db, 'tickets', list.map((t) => rowFromNewTicket(t, at)), 200)
+      const ids = await insertMany(db, 'tickets', list.map((t) => withStatusChangedAt(rowFromNewTicket(t, at))), 200)
       if (comments.length > 0) {
         await insertMany(db, 'comments', comments.map(({ ticket, comment }) => rowFromNewComment({ ...comment, ticket_id: ids[ticket]! }, at)), 200)
       }
@@ -180,7 +185,11 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       return ids
     },
     async update (id, patch) {
-      const count = await db('tickets').where('id', id).update(rowFromTicketPatch(patch, now(ctx)))
+      const at = now(ctx)
+      const row: Record<string, unknown> = rowFromTicketPatch(patch, at)
+      // The anchor of "pending for N days" (automations): moves only when the status really changes.
+      if (patch.status !== undefined) row.status_changed_at = db.raw('case when status = ? then status_changed_at else ? end', [patch.status, at])
+      const count = await db('tickets').where('id', id).update(row)
       if (count === 0) return null
       if (searchedFields.some((field) => field in patch)) await indexTickets(db, dialect, [id])
       return await this.findById(id)

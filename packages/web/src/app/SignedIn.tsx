@@ -25,6 +25,8 @@ const SignInSettings = lazy(async () => await import('./screens/SignInSettings.j
 const SatisfactionLink = lazy(async () => await import('./screens/SatisfactionLink.js'))
 const SurveySettings = lazy(async () => await import('./screens/SurveySettings.js'))
 const Reports = lazy(async () => await import('./screens/Reports.js'))
+const Triggers = lazy(async () => await import('./screens/Triggers.js'))
+const Automations = lazy(async () => await import('./screens/Automations.js'))
 const AuditLog = lazy(async () => await import('./screens/AuditLog.js'))
 const SlaSettings = lazy(async () => await import('./screens/SlaSettings.js'))
 const VerifyEmail = lazy(async () => ({ default: (await import('./screens/Account.js')).VerifyEmail }))
@@ -59,6 +61,8 @@ export default function SignedIn () {
         {user.type === 'admin' ? <Route path="/survey-settings"><SurveySettings /></Route> : null}
         {user.type === 'admin' ? <Route path="/held-mail"><HeldMail /></Route> : null}
         {user.type === 'admin' ? <Route path="/audit-log"><AuditLog /></Route> : null}
+        {user.type === 'admin' ? <Route path="/triggers"><Triggers /></Route> : null}
+        {user.type === 'admin' ? <Route path="/automations"><Automations /></Route> : null}
         {user.type === 'admin' ? <Route path="/sla-settings"><SlaSettings /></Route> : null}
         {can('manage_customers') ? <Route path="/customers"><Customers /></Route> : null}
         {can('manage_customers') ? <Route path="/customers/:id">{(params) => <CustomerDetail id={Number(params.id)} />}</Route> : null}

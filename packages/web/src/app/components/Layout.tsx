@@ -5,6 +5,7 @@ import { useSession } from '../session.js'
 import { api, type Page } from '../api.js'
 import { t } from '../../messages/index.js'
 import { lazy } from './lazy.js'
+import { AwaySwitch } from './AwaySwitch.js'
 import type { Notification } from '../types.js'
 
 // The list of shortcuts loads when first asked for (`?`).
@@ -104,6 +105,8 @@ export function Layout ({ children }: { children: ComponentChildren }) {
                   {user.type === 'admin' ? <li><NavLink href="/held-mail">{t('nav.heldMail')}</NavLink></li> : null}
                   {user.type === 'admin' ? <li><NavLink href="/audit-log">{t('nav.auditLog')}</NavLink></li> : null}
                   {user.type === 'admin' ? <li><NavLink href="/sla-settings">{t('nav.sla')}</NavLink></li> : null}
+                  {user.type === 'admin' ? <li><NavLink href="/triggers">{t('nav.triggers')}</NavLink></li> : null}
+                  {user.type === 'admin' ? <li><NavLink href="/automations">{t('nav.automations')}</NavLink></li> : null}
                   <li><a href={kbHref()}>{t('nav.publicKb')}</a></li>
                   <li>
                     <NavLink href="/notifications">
@@ -116,6 +119,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
               </nav>
               <div class="user-menu">
                 <span class="user-name">{user.first_name} {user.last_name}</span>
+                {isStaff ? <AwaySwitch /> : null}
                 <NavLink href="/security">{t('nav.security')}</NavLink>
                 <NavLink href="/sessions">{t('nav.sessions')}</NavLink>
                 <button type="button" class="link-button" onClick={() => { void logOut() }}>{t('nav.logOut')}</button>

@@ -1,0 +1,173 @@
+import { audit } from '../audit/audit-log.js'
+import { applyRuleActions, ruleActions } from '../automation/rule-actions.js'
+import { conditionsHold, ruleConditions, type RuleConditions } from '../automation/rule-conditions.js'
+import { automationFires, timeCondition, timeConditionCutoff, type TicketInstants } from '../automation/time-rules.js'
+import type { ServiceContext } from '../context.js'
+import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
+import { throwIfInvalid } from '../id-lists.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import { ruleTicketOf } from '../macros/macro-service.js'
+import type { WithIncludes } from '../store.js'
+import { requiredPlainText } from '../text-input.js'
+import { formatDateTime, parseDateTime } from '../time.js'
+import { runTriggerEffect } from '../triggers/trigger-effects.js'
+import { writeRuleChanges } from '../triggers/trigger-runner.js'
+import { automationActor, requireSignedIn, type ActorInput } from '../users/actor.js'
+import { ensureAdmin } from '../users/user-policy.js'
+import {
+  AUTOMATION_LIMITS, type Automation, type AutomationCandidate, type AutomationInput, type AutomationPatch, type AutomationValues
+} from './automation.js'
+
+function admin (actor: ActorInput): void {
+  requireSignedIn(actor)
+  ensureAdmin(actor)
+}
+
+function collect<T> (errors: FieldErrors, check: () => T): T | undefined {
+  try {
+    return check()
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error
+    Object.assign(errors, error.errors)
+    return undefined
+  }
+}
+
+/** An automation's values after a create or update, validated by the rule language. */
+export function automationValues (current: AutomationValues, patch: AutomationPatch): AutomationValues {
+  const errors: FieldErrors = {}
+  const name = patch.name !== undefined ? requiredPlainText(errors, 'name', patch.name, AUTOMATION_LIMITS.name) : current.name
+  const time = patch.time_condition !== undefined ? collect(errors, () => timeCondition(patch.time_condition)) : current.time_condition
+  if (time?.anchor === 'due') errors['time_condition.anchor'] = ['Tickets have no due time to measure from yet: use created, updated, status_changed or assigned.']
+  const conditions = patch.conditions !== undefined ? collect(errors, () => ruleConditions(patch.conditions)) : current.conditions
+  const actions = patch.actions !== undefined ? collect(errors, () => ruleActions(patch.actions)) : current.actions
+  if (patch.active !== undefined && typeof patch.active !== 'boolean') errors.active = ['active must be true or false.']
+  throwIfInvalid(errors)
+  return { name, active: patch.active ?? current.active, time_condition: time ?? current.time_condition, conditions: conditions ?? current.conditions, actions: actions ?? current.actions }
+}
+
+/** The statuses the conditions require (`status is` / `status in` in `all`), so the due query reads an index range per status. */
+export function requiredStatuses (conditions: RuleConditions): number[] | null {
+  for (const condition of conditions.all) {
+    if (condition.field !== 'status') continue
+    if (condition.operator === 'is' && typeof condition.value === 'number') return [condition.value]
+    if (condition.operator === 'in' && Array.isArray(condition.value)) return condition.value as number[]
+  }
+  return null
+}
+
+const iso = (value: string | null): string | null => value === null ? null : new Date(parseDateTime(value)).toISOString()
+
+/** What one run did. */
+export interface AutomationRunResult {
+  /** Per automation: the tickets it fired on. */
+  fired: Array<{ automation_id: number, ticket_ids: number[] }>
+}
+
+/**
+ * Time-based automations: CRUD for administrators (audited) and `run`, what
+ * the recurring job calls every `AUTOMATION_INTERVAL_MS`.
+ */
+export class AutomationService {
+  constructor (private readonly ctx: ServiceContext) {}
+
+  async list (actor: ActorInput, query: ListQuery): Promise<Page<WithIncludes<Automation>>> {
+    admin(actor)
+    return await this.ctx.store.automations.list(query)
+  }
+
+  async view (actor: ActorInput, id: number): Promise<Automation> {
+    admin(actor)
+    return await this.ctx.store.automations.findById(id) ?? notFound()
+  }
+
+  async create (actor: ActorInput, input: AutomationInput): Promise<Automation> {
+    admin(actor)
+    return await this.ctx.store.transaction(async (tx) => {
+      if (await tx.automations.count() >= AUTOMATION_LIMITS.count) throw ValidationError.field('name', `At most ${AUTOMATION_LIMITS.count} automations.`)
+      const values = automationValues({ name: '', active: true, time_condition: { anchor: 'created', hours: 0, business: false }, conditions: { all: [], any: [] }, actions: [] }, {
+        ...input, time_condition: input.time_condition ?? null, actions: input.actions ?? null, conditions: input.conditions ?? { all: [], any: [] }
+      })
+      const created = await tx.automations.create(values)
+      await audit(tx, actor, { action: 'automation.created', subject_type: 'automation', subject_id: created.id, after: created })
+      return created
+    })
+  }
+
+  async update (actor: ActorInput, id: number, patch: AutomationPatch): Promise<Automation> {
+    admin(actor)
+    return await this.ctx.store.transaction(async (tx) => {
+      const current = await tx.automations.findById(id) ?? notFound()
+      const updated = await tx.automations.update(id, automationValues(current, patch)) ?? notFound()
+      await audit(tx, actor, { action: 'automation.updated', subject_type: 'automation', subject_id: id, before: current, after: updated })
+      return updated
+    })
+  }
+
+  async delete (actor: ActorInput, id: number): Promise<void> {
+    admin(actor)
+    await this.ctx.store.transaction(async (tx) => {
+      const before = await tx.automations.findById(id) ?? notFound()
+      await tx.automations.delete(id)
+      await audit(tx, actor, { action: 'automation.deleted', subject_type: 'automation', subject_id: id, before })
+    })
+  }
+
+  /**
+   * One run: per active automation, the tickets due by its time condition
+   * (an index range, at most `AUTOMATION_LIMITS.perRun`; the rest next run),
+   * narrowed by `automationFires` and its conditions; each fires in its own
+   * transaction, as the automation (history door `automation`), and is
+   * marked with the anchor it fired on, so it fires once until re-armed.
+   */
+  async run (): Promise<AutomationRunResult> {
+    const now = this.ctx.clock.now()
+    const result: AutomationRunResult = { fired: [] }
+    for (const automation of await this.ctx.store.automations.active()) {
+      const condition = automation.time_condition
+      if (condition.anchor === 'due') continue
+      const cutoff = formatDateTime(timeConditionCutoff(condition, now))
+      const candidates = await this.ctx.store.automations.due(automation.id, condition.anchor, cutoff, requiredStatuses(automation.conditions), AUTOMATION_LIMITS.perRun)
+      const ticketIds: number[] = []
+      for (const candidate of candidates) {
+        if (await this.fire(automation, candidate, now)) ticketIds.push(candidate.ticket.id)
+      }
+      result.fired.push({ automation_id: automation.id, ticket_ids: ticketIds })
+    }
+    return result
+  }
+
+  private async fire (automation: Automation, candidate: AutomationCandidate, now: Date): Promise<boolean> {
+    const instants = Object.fromEntries(Object.entries(candidate.instants).map(([key, value]) => [key, iso(value)])) as TicketInstants
+    const mark = candidate.mark === null ? null : { anchor_at: iso(candidate.mark) as string }
+    if (!automationFires(automation.time_condition, instants, now, null, mark)) return false
+    const by = automationActor({ type: 'automation', id: automation.id, name: automation.name })
+    return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
+      const ticket = await tx.tickets.findById(candidate.ticket.id)
+      if (ticket === null) return false
+      const tags = (await tx.tickets.tagsOf([ticket.id])).get(ticket.id) ?? []
+      const owner = await tx.users.findById(ticket.user_id)
+      const facts = {
+        event: 'ticket.updated' as const,
+        channel: 'automation' as const,
+        ticket: ruleTicketOf(ticket, tags),
+        previous: null,
+        customer_email: owner?.email === undefined || owner.email === '' ? null : owner.email.toLowerCase(),
+        comment_text: null,
+        within_business_hours: true
+      }
+      if (!conditionsHold(automation.conditions, facts)) return false
+      const applied = applyRuleActions(facts.ticket, automation.actions)
+      let current = ticket
+      if (applied.changes.length > 0) current = (await writeRuleChanges(this.ctx, tx, [{ by, changes: applied.changes }], ticket, tags)).ticket
+      for (const effect of applied.effects) current = await runTriggerEffect(this.ctx, tx, by, current, effect, { owner }) ?? current
+      const anchor = candidate.instants[automation.time_condition.anchor]
+      if (anchor !== null) await tx.automations.mark(automation.id, ticket.id, anchor)
+      return true
+    })
+  }
+}
+
+function notFound (): never {
+  throw new NotFoundError('Automation')
+}

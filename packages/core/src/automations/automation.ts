@@ -1,0 +1,57 @@
+import type { RuleAction } from '../automation/rule-actions.js'
+import type { RuleConditions } from '../automation/rule-conditions.js'
+import type { TicketInstants, TimeCondition } from '../automation/time-rules.js'
+import { defineList } from '../list/list-spec.js'
+import type { Ticket } from '../tickets/ticket.js'
+import type { DateTimeString } from '../time.js'
+
+/**
+ * A time-based automation (issue 32): run by a recurring job, it acts on
+ * tickets whose time condition holds ("pending for 7 days") and whose other
+ * conditions hold, once per ticket until its condition re-arms.
+ */
+export interface Automation {
+  id: number
+  name: string
+  active: boolean
+  time_condition: TimeCondition
+  conditions: RuleConditions
+  actions: RuleAction[]
+  created_at: DateTimeString
+  updated_at: DateTimeString
+}
+
+export interface AutomationInput {
+  name: string
+  active?: boolean | undefined
+  time_condition: unknown
+  conditions?: unknown
+  actions: unknown
+}
+
+export type AutomationPatch = Partial<AutomationInput>
+
+export type AutomationValues = Pick<Automation, 'name' | 'active' | 'time_condition' | 'conditions' | 'actions'>
+
+export const AUTOMATION_LIMITS = { name: 250, count: 200, perRun: 500 } as const
+
+/** How often the job runs: the most an automation fires late (FreeScout #3246 fired 40 minutes late). */
+export const AUTOMATION_INTERVAL_MS = 5 * 60_000
+
+export const automationList = defineList({
+  resource: 'automations',
+  includes: [],
+  sorts: ['name', 'created_at', 'id'],
+  defaultSort: 'name',
+  keyTypes: { name: 'string', created_at: 'datetime', id: 'int' },
+  partialFilters: ['name'],
+  exactFilters: ['active']
+})
+
+/** A ticket an automation may fire on: due by its anchor, not marked for this anchor yet. */
+export interface AutomationCandidate {
+  ticket: Ticket
+  instants: TicketInstants
+  /** The anchor instant the automation last fired on for this ticket (null: never). */
+  mark: string | null
+}

@@ -1,0 +1,74 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { AUTOMATION_INTERVAL_MS } from '@helpdesk/core'
+import { buildApp, eachDialect, manualClock } from './helpers.js'
+import { expectStatus, expectValidation } from './http-assertions.js'
+import { desk } from './ticket-fixtures.js'
+
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
+
+eachDialect((dialect) => {
+  describe(`time-based automations on ${dialect}`, () => {
+    it('closes a ticket pending for 7 days once: never early, at most one interval late, re-armed by a new pending spell (FreeScout #4058, #2518, #3246)', async (t) => {
+      const clock = manualClock()
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      const ticket = await h.helpdesk.tickets.create(d.alice.user, { category: d.billing, title: 'Help', body: 'Please' })
+      await h.helpdesk.tickets.update(d.admin.user, ticket.id, { status: 2 })
+      // Made after the ticket went pending: it still counts from the status change (#4058 never fired on older tickets).
+      const automation = expectStatus(await h.inject({
+        method: 'POST', url: '/api/v1/automations', token: d.admin.token,
+        payload: { name: 'Close pending', time_condition: { anchor: 'status_changed', hours: 168 }, conditions: { all: [{ field: 'status', operator: 'is', value: 2 }] }, actions: [{ type: 'set_status', value: 3 }] }
+      }), 201).data
+      const other = await h.helpdesk.tickets.create(d.bob.user, { category: d.billing, title: 'Open one', body: 'Stay open' })
+
+      // Runs every interval, as the job does.
+      let firedAt: number | null = null
+      const start = clock.now().getTime()
+      while (clock.now().getTime() - start < 7 * DAY + 3 * AUTOMATION_INTERVAL_MS) {
+        const run = await h.helpdesk.automations.run()
+        const fired = run.fired.find((f) => f.automation_id === automation.id)?.ticket_ids ?? []
+        if (fired.length > 0) {
+          assert.deepEqual(fired, [ticket.id])
+          assert.equal(firedAt, null, 'fires once')
+          firedAt = clock.now().getTime()
+        }
+        clock.advance(AUTOMATION_INTERVAL_MS)
+      }
+      assert.notEqual(firedAt, null, 'it fired')
+      const late = firedAt! - (start + 7 * DAY)
+      assert.ok(late >= 0, `never early (${late} ms)`)
+      assert.ok(late <= AUTOMATION_INTERVAL_MS, `at most one interval late (${late} ms)`)
+      assert.equal((await h.store.tickets.findById(ticket.id))?.status, 3)
+      assert.equal((await h.store.tickets.findById(other.id))?.status, 1, 'an open ticket is left alone')
+      const history = await h.helpdesk.ticketHistory.list(d.admin.user, ticket.id, { include: [], sort: [], partial: {}, exact: {}, page: 1, perPage: 100 })
+      const closed = history.items.find((entry) => entry.field === 'status' && entry.new_value === 3)
+      assert.equal(closed?.door, 'automation')
+      assert.equal(closed?.actor_name, 'automation:Close pending')
+
+      // Pending again, by hand: a new anchor re-arms it, 7 days from then.
+      await h.helpdesk.tickets.update(d.admin.user, ticket.id, { status: 1 })
+      await h.helpdesk.tickets.update(d.admin.user, ticket.id, { status: 2 })
+      clock.advance(7 * DAY - MINUTE)
+      assert.deepEqual((await h.helpdesk.automations.run()).fired[0]?.ticket_ids, [])
+      clock.advance(2 * MINUTE)
+      assert.deepEqual((await h.helpdesk.automations.run()).fired[0]?.ticket_ids, [ticket.id])
+      assert.deepEqual((await h.helpdesk.automations.run()).fired[0]?.ticket_ids, [], 'once per anchor')
+    })
+
+    it('fires once per anchor even when its action leaves the anchor alone, and is refused with a bad time condition', async (t) => {
+      const clock = manualClock()
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      expectValidation(await h.inject({ method: 'POST', url: '/api/v1/automations', token: d.admin.token, payload: { name: 'Bad', time_condition: { anchor: 'created', hours: -1 }, actions: [{ type: 'set_status', value: 3 }] } }), 'time_condition.hours')
+      const ticket = await h.helpdesk.tickets.create(d.alice.user, { category: d.billing, title: 'Help', body: 'Please' })
+      await h.helpdesk.automations.create(d.admin.user, { name: 'Stale', time_condition: { anchor: 'created', hours: 1 }, actions: [{ type: 'add_tags', value: ['stale'] }] })
+      clock.advance(61 * MINUTE)
+      assert.deepEqual((await h.helpdesk.automations.run()).fired[0]?.ticket_ids, [ticket.id])
+      clock.advance(AUTOMATION_INTERVAL_MS)
+      assert.deepEqual((await h.helpdesk.automations.run()).fired[0]?.ticket_ids, [], 'the creation time never moves: it never fires again')
+      assert.deepEqual(((await h.store.tickets.tagsOf([ticket.id])).get(ticket.id) ?? []).map((tag) => tag.name), ['stale'])
+    })
+  })
+})

@@ -1,0 +1,131 @@
+import type { Knex } from 'knex'
+import {
+  automationList, type Automation, type AutomationCandidate, type AutomationRepository, type RuleAction, type RuleConditions,
+  type TimeAnchor, type TimeCondition, type WithIncludes
+} from '@helpdesk/core'
+import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
+import { bool, parseJson } from '../rows/row-values.js'
+import { ticketColumns, ticketFromRow, type TicketRow } from '../rows/ticket-rows.js'
+import type { RepositoryContext } from './repository-context.js'
+import { tableRows } from './table-rows.js'
+
+type Item = WithIncludes<Automation>
+
+interface AutomationRow {
+  id: number
+  name: string
+  active: number | boolean
+  time_condition: string
+  conditions: string
+  actions: string
+  created_at: string
+  updated_at: string
+}
+
+const columns = ['id', 'name', 'active', 'time_condition', 'conditions', 'actions', 'created_at', 'updated_at'].map((c) => `automations.${c}`)
+
+function automationFromRow (row: AutomationRow): Automation {
+  return {
+    id: row.id,
+    name: row.name,
+    active: bool(row.active),
+    time_condition: parseJson<TimeCondition>(row.time_condition, { anchor: 'created', hours: 0, business: false }),
+    conditions: parseJson<RuleConditions>(row.conditions, { all: [], any: [] }),
+    actions: parseJson<RuleAction[]>(row.actions, []),
+    created_at: row.created_at,
+    updated_at: row.updated_at
+  }
+}
+
+const mapping: ListMapping<typeof automationList, AutomationRow, Item> = {
+  spec: automationList,
+  sorts: { name: caseInsensitive('automations.name'), created_at: 'automations.created_at', id: 'automations.id' },
+  partial: { name: 'automations.name' },
+  exact: { active: { column: 'automations.active', type: 'bool' } },
+  includes: {},
+  idColumn: 'automations.id',
+  map: (row) => automationFromRow(row) as Item
+}
+
+function toRow (values: Partial<Automation>): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...values }
+  for (const key of ['time_condition', 'conditions', 'actions'] as const) {
+    if (values[key] !== undefined) row[key] = JSON.stringify(values[key])
+  }
+  return row
+}
+
+/** The ticket column each anchor reads (each has an index: `status_changed_at` with the status, migration 0038). */
+const ANCHOR_COLUMNS: Record<Exclude<TimeAnchor, 'due'>, string> = {
+  created: 'created_at',
+  updated: 'updated_at',
+  status_changed: 'status_changed_at',
+  assigned: 'agent_assigned_at'
+}
+
+export function createAutomationRepository (ctx: RepositoryContext): AutomationRepository {
+  const { db } = ctx
+  const table = tableRows(ctx, 'automations')
+  const byId = async (id: number): Promise<Automation | null> => {
+    const row = await db('automations').select(columns).where('automations.id', id).first() as AutomationRow | undefined
+    return row === undefined ? null : automationFromRow(row)
+  }
+  return {
+    async list (query) {
+      return await listPage(db, ctx.dialect, db('automations').select(columns), mapping, query)
+    },
+    findById: byId,
+    async active () {
+      return (await db('automations').select(columns).where('automations.active', true).orderBy('automations.id') as AutomationRow[]).map(automationFromRow)
+    },
+    async count () {
+      const row = await db('automations').count({ total: '*' }).first() as { total: number | string } | undefined
+      return Number(row?.total ?? 0)
+    },
+    async create (values) {
+      const { id } = await table.insert(toRow(values))
+      return await byId(id) as Automation
+    },
+    async update (id, values) {
+      if (!await table.update(id, toRow(values))) return null
+      return await byId(id)
+    },
+    async delete (id) {
+      return await table.delete(id)
+    },
+    async due (automationId, anchor, cutoff, statuses, limit) {
+      if (anchor === 'due') return []
+      const column = `tickets.${ANCHOR_COLUMNS[anchor]}`
+      const qb: Knex.QueryBuilder = db('tickets')
+        .select([...ticketColumns.map((c) => c.includes('.') ? c : `tickets.${c}`), 'tickets.status_changed_at', 'automation_marks.anchor_at as mark_anchor_at'])
+        .leftJoin('automation_marks', (join) => {
+          join.on('automation_marks.ticket_id', '=', 'tickets.id').andOn('automation_marks.automation_id', '=', db.raw('?', [automationId]))
+        })
+        .whereNotNull(column)
+        .where(column, '<=', cutoff)
+        .where((w) => { void w.whereNull('automation_marks.anchor_at').orWhereRaw(`automation_marks.anchor_at <> ${column}`) })
+        .orderBy(column)
+        .limit(limit)
+      if (statuses !== null) void qb.whereIn('tickets.status', statuses)
+      const rows = await qb as Array<TicketRow & { status_changed_at: string | null, mark_anchor_at: string | null }>
+      return rows.map((row): AutomationCandidate => {
+        const ticket = ticketFromRow(row)
+        return {
+          ticket,
+          instants: {
+            created: ticket.created_at,
+            updated: ticket.updated_at,
+            status_changed: row.status_changed_at === null ? null : String(row.status_changed_at),
+            assigned: ticket.agent_assigned_at,
+            due: null
+          },
+          mark: row.mark_anchor_at === null ? null : String(row.mark_anchor_at)
+        }
+      })
+    },
+    async mark (automationId, ticketId, anchorAt) {
+      await db('automation_marks').insert({ automation_id: automationId, ticket_id: ticketId, anchor_at: anchorAt })
+        .onConflict(['automation_id', 'ticket_id']).merge(['anchor_at'])
+    }
+  }
+}
