@@ -2,7 +2,10 @@ import { Route, Switch, Redirect } from 'wouter-preact'
 import { useSession } from './session.js'
 import { Layout } from './components/Layout.js'
 import { lazy } from './components/lazy.js'
-import { t } from '../messages/index.js'
+import { addMessages, t } from '../messages/index.js'
+import { enConsole } from '../messages/en-console.js'
+
+addMessages(enConsole)
 
 const Inbox = lazy(async () => await import('./screens/Inbox.js'))
 const TicketView = lazy(async () => await import('./screens/TicketView.js'))

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { en } from '../../src/messages/en.js'
+import { en as publicTexts } from '../../src/messages/en.js'
+import { enConsole } from '../../src/messages/en-console.js'
 import { t, setCatalogue } from '../../src/messages/index.js'
 import { interpolate } from '../../src/messages/format.js'
 
@@ -16,6 +17,9 @@ function sources (dir: string): string[] {
     return /\.tsx?$/.test(name) ? [path] : []
   })
 }
+
+/** The whole English catalogue: the public texts and the signed-in console's. */
+const en = { ...publicTexts, ...enConsole }
 
 const code = sources(appDir).map((file) => readFileSync(file, 'utf8')).join('\n')
 
