@@ -16,7 +16,7 @@ import { answerProblem } from '../tickets/ticket-fields.js'
 import { canAssignTickets, canChangeTicketPrivacy, canComment, visibleTicket } from '../tickets/ticket-policy.js'
 import type { TicketPatch } from '../tickets/ticket-store.js'
 import { checkedTicketTags } from '../tickets/ticket-tags.js'
-import { ticketWithTags } from '../tickets/ticket-tag-events.js'
+import { ticketWithTagNames, ticketWithTags } from '../tickets/ticket-tag-events.js'
 import { TicketStatus, type Ticket } from '../tickets/ticket.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { automationActor, requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
@@ -52,9 +52,6 @@ export function ruleTicketOf (ticket: Ticket, tags: readonly Tag[]): RuleTicket 
  * `apply`, which carries out a macro's actions on one ticket in one
  * transaction: all of them, or none.
  */
-/** The ticket with its tags by name, as history compares them. */
-const named = (row: Ticket, list: Tag[]): Ticket => ({ ...row, tags: list.map((tag) => tag.name) }) as Ticket
-
 export class MacroService {
   constructor (private readonly ctx: ServiceContext) {}
 
@@ -127,7 +124,7 @@ export class MacroService {
       const changes = ruleTicketChanges(before, next)
       if (Object.keys(patch).length > 0) current = await tx.tickets.update(ticketId, patch) ?? current
       if (changes.some((change) => change.field === 'tags')) currentTags = await tx.tickets.setTags(ticketId, next.tags)
-      await recordTicketChanges(tx, actor, named(ticket, tags), named(current, currentTags), rule)
+      await recordTicketChanges(tx, actor, ticketWithTagNames(ticket, tags), ticketWithTagNames(current, currentTags), rule)
       if (changes.length > 0) {
         const category = await tx.categories.findById(current.category_id) ?? { id: current.category_id, name: '' }
         const facts = { ...ticketEventFacts(actor.id, ticketWithTags(current, currentTags), category), rule }
@@ -165,7 +162,7 @@ export class MacroService {
         if (explicit !== undefined && current.status !== explicit.value) {
           const replied = current
           current = await tx.tickets.update(ticketId, { status: explicit.value as TicketPatch['status'] }) ?? current
-          await recordTicketChanges(tx, actor, named(replied, currentTags), named(current, currentTags), rule)
+          await recordTicketChanges(tx, actor, ticketWithTagNames(replied, currentTags), ticketWithTagNames(current, currentTags), rule)
           const category = await tx.categories.findById(current.category_id) ?? { id: current.category_id, name: '' }
           await this.ctx.events.emit(tx, {
             type: TicketEventType.TicketUpdated,

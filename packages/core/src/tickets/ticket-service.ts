@@ -20,7 +20,7 @@ import {
 } from './ticket-policy.js'
 import { isTicketStatus, SLA_DUE_FIELDS, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
 import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
-import { ticketWithTags } from './ticket-tag-events.js'
+import { ticketWithTagNames, ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { ticketAfterTriggers } from '../triggers/trigger-runner.js'
@@ -175,9 +175,7 @@ export class TicketService {
       const updated = await tx.tickets.update(id, patch)
       if (updated === null) throw new NotFoundError('Ticket')
       const after = tagsChange && tags !== undefined ? await tx.tickets.setTags(id, tags) : before
-      // History compares tags by name, as the change is read.
-      const named = (row: Ticket, list: typeof before): Ticket => ({ ...row, tags: list.map((tag) => tag.name) }) as Ticket
-      await recordTicketChanges(tx, actor, named(ticket, before), named(updated, after))
+      await recordTicketChanges(tx, actor, ticketWithTagNames(ticket, before), ticketWithTagNames(updated, after))
       const evented = ticketWithTags(updated, after)
       const facts = ticketEventFacts(actor.id, evented, await this.categoryOf(tx, updated))
       const changes = changedFields(ticket, patch)

@@ -9,3 +9,8 @@ import type { Ticket } from './ticket.js'
 export function ticketWithTags (ticket: Ticket, tags: Tag[]): Ticket & { tags: Tag[] } {
   return { ...ticket, tags }
 }
+
+/** The ticket as history compares it: its tags by name (`recordTicketChanges`). */
+export function ticketWithTagNames (ticket: Ticket, tags: readonly Tag[]): Ticket {
+  return { ...ticket, tags: tags.map((tag) => tag.name) } as Ticket
+}
