@@ -24,6 +24,20 @@ import type { Knex } from 'knex'
  *   rollups were ever built from every ticket.
  * Frozen DDL.
  */
+/** The sums an hourly or daily rollup row keeps, in the same columns for both. */
+function sumColumns (t: Knex.CreateTableBuilder): void {
+  t.integer('created').notNullable().defaultTo(0)
+  t.integer('first_responded').notNullable().defaultTo(0)
+  t.bigInteger('first_response_s').notNullable().defaultTo(0)
+  t.integer('resolved').notNullable().defaultTo(0)
+  t.bigInteger('resolution_s').notNullable().defaultTo(0)
+  t.integer('replies').notNullable().defaultTo(0)
+  t.integer('reopened').notNullable().defaultTo(0)
+  t.integer('reopens').notNullable().defaultTo(0)
+  t.integer('rated_good').notNullable().defaultTo(0)
+  t.integer('rated_bad').notNullable().defaultTo(0)
+}
+
 export async function up (knex: Knex): Promise<void> {
   await knex.schema.createTable('ticket_channels', (t) => {
     t.integer('ticket_id').primary().references('id').inTable('tickets').onDelete('CASCADE')
@@ -63,16 +77,7 @@ export async function up (knex: Knex): Promise<void> {
     t.integer('category_id').notNullable()
     t.integer('agent_id').notNullable()
     t.string('channel', 16).notNullable()
-    t.integer('created').notNullable().defaultTo(0)
-    t.integer('first_responded').notNullable().defaultTo(0)
-    t.bigInteger('first_response_s').notNullable().defaultTo(0)
-    t.integer('resolved').notNullable().defaultTo(0)
-    t.bigInteger('resolution_s').notNullable().defaultTo(0)
-    t.integer('replies').notNullable().defaultTo(0)
-    t.integer('reopened').notNullable().defaultTo(0)
-    t.integer('reopens').notNullable().defaultTo(0)
-    t.integer('rated_good').notNullable().defaultTo(0)
-    t.integer('rated_bad').notNullable().defaultTo(0)
+    sumColumns(t)
     t.primary(['hour', 'category_id', 'agent_id', 'channel'])
     t.index(['category_id', 'hour'], 'report_hourly_category_hour_index')
     t.index(['agent_id', 'hour'], 'report_hourly_agent_hour_index')
@@ -84,16 +89,7 @@ export async function up (knex: Knex): Promise<void> {
     t.integer('category_id').notNullable()
     t.integer('agent_id').notNullable()
     t.string('channel', 16).notNullable()
-    t.integer('created').notNullable().defaultTo(0)
-    t.integer('first_responded').notNullable().defaultTo(0)
-    t.bigInteger('first_response_s').notNullable().defaultTo(0)
-    t.integer('resolved').notNullable().defaultTo(0)
-    t.bigInteger('resolution_s').notNullable().defaultTo(0)
-    t.integer('replies').notNullable().defaultTo(0)
-    t.integer('reopened').notNullable().defaultTo(0)
-    t.integer('reopens').notNullable().defaultTo(0)
-    t.integer('rated_good').notNullable().defaultTo(0)
-    t.integer('rated_bad').notNullable().defaultTo(0)
+    sumColumns(t)
     t.primary(['day', 'category_id', 'agent_id', 'channel'])
     t.index(['category_id', 'day'], 'report_daily_category_day_index')
     t.index(['agent_id', 'day'], 'report_daily_agent_day_index')
