@@ -36,6 +36,20 @@ function firstMessage (errors: FieldErrors): string {
   return all.length > 1 ? `${first} (and ${all.length - 1} more error${all.length > 2 ? 's' : ''})` : first
 }
 
+/**
+ * Runs `check`, moving a ValidationError's field errors into `errors` (undefined then), so a
+ * validator reports every problem at once; any other error is thrown on.
+ */
+export function collectFieldErrors<T> (errors: FieldErrors, check: () => T): T | undefined {
+  try {
+    return check()
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error
+    Object.assign(errors, error.errors)
+    return undefined
+  }
+}
+
 /** 400: the list query names an include, sort or filter the resource does not declare. */
 export class BadQueryError extends HelpdeskError {
   constructor (message: string) { super(message, 400, 'HD_BAD_QUERY') }

@@ -3,7 +3,7 @@ import { applyRuleActions, ruleActions } from '../automation/rule-actions.js'
 import { conditionsHold, ruleConditions, type RuleConditions } from '../automation/rule-conditions.js'
 import { automationFires, timeCondition, timeConditionCutoff, type TicketInstants } from '../automation/time-rules.js'
 import type { ServiceContext } from '../context.js'
-import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
+import { collectFieldErrors, NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import { ruleTicketOf } from '../macros/macro-service.js'
@@ -23,24 +23,14 @@ function admin (actor: ActorInput): void {
   ensureAdmin(actor)
 }
 
-function collect<T> (errors: FieldErrors, check: () => T): T | undefined {
-  try {
-    return check()
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error
-    Object.assign(errors, error.errors)
-    return undefined
-  }
-}
-
 /** An automation's values after a create or update, validated by the rule language. */
 export function automationValues (current: AutomationValues, patch: AutomationPatch): AutomationValues {
   const errors: FieldErrors = {}
   const name = patch.name !== undefined ? requiredPlainText(errors, 'name', patch.name, AUTOMATION_LIMITS.name) : current.name
-  const time = patch.time_condition !== undefined ? collect(errors, () => timeCondition(patch.time_condition)) : current.time_condition
+  const time = patch.time_condition !== undefined ? collectFieldErrors(errors, () => timeCondition(patch.time_condition)) : current.time_condition
   if (time?.anchor === 'due') errors['time_condition.anchor'] = ['Tickets have no due time to measure from yet: use created, updated, status_changed or assigned.']
-  const conditions = patch.conditions !== undefined ? collect(errors, () => ruleConditions(patch.conditions)) : current.conditions
-  const actions = patch.actions !== undefined ? collect(errors, () => ruleActions(patch.actions)) : current.actions
+  const conditions = patch.conditions !== undefined ? collectFieldErrors(errors, () => ruleConditions(patch.conditions)) : current.conditions
+  const actions = patch.actions !== undefined ? collectFieldErrors(errors, () => ruleActions(patch.actions)) : current.actions
   if (patch.active !== undefined && typeof patch.active !== 'boolean') errors.active = ['active must be true or false.']
   throwIfInvalid(errors)
   return { name, active: patch.active ?? current.active, time_condition: time ?? current.time_condition, conditions: conditions ?? current.conditions, actions: actions ?? current.actions }

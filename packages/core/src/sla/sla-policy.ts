@@ -1,5 +1,4 @@
-import type { FieldErrors } from '../errors.js'
-import { ValidationError } from '../errors.js'
+import { collectFieldErrors, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import { defineList } from '../list/list-spec.js'
 import { requiredPlainText } from '../text-input.js'
@@ -234,18 +233,12 @@ export function checkPolicyInput (input: SlaPolicyInput, full: boolean, isDefaul
 export function checkCalendarInput (input: SlaCalendarInput, current: SlaCalendar | null): { name: string, calendar: BusinessCalendar } {
   const errors: FieldErrors = {}
   const name = input.name !== undefined || current === null ? requiredPlainText(errors, 'name', input.name ?? '', SLA_LIMITS.name) : current.name
-  let calendar: BusinessCalendar | null = null
-  try {
-    calendar = businessCalendar({
-      time_zone: input.time_zone ?? current?.time_zone ?? '',
-      hours: input.hours ?? current?.hours ?? {},
-      holidays: input.holidays ?? current?.holidays ?? [],
-      twenty_four_seven: input.twenty_four_seven ?? current?.twenty_four_seven ?? false
-    })
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error
-    Object.assign(errors, error.errors)
-  }
+  const calendar = collectFieldErrors(errors, () => businessCalendar({
+    time_zone: input.time_zone ?? current?.time_zone ?? '',
+    hours: input.hours ?? current?.hours ?? {},
+    holidays: input.holidays ?? current?.holidays ?? [],
+    twenty_four_seven: input.twenty_four_seven ?? current?.twenty_four_seven ?? false
+  }))
   throwIfInvalid(errors)
   return { name, calendar: calendar! }
 }

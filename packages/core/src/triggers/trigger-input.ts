@@ -1,20 +1,10 @@
 import { ruleActions, type RuleAction } from '../automation/rule-actions.js'
 import { ruleConditions, TRIGGER_EVENTS, type RuleConditions, type TriggerEvent } from '../automation/rule-conditions.js'
-import { ValidationError, type FieldErrors } from '../errors.js'
+import { collectFieldErrors, ValidationError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import { requiredPlainText } from '../text-input.js'
 import type { TriggerValues } from './trigger-store.js'
 import { TRIGGER_LIMITS, type TriggerPatch } from './trigger.js'
-
-function collect<T> (errors: FieldErrors, check: () => T): T | undefined {
-  try {
-    return check()
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error
-    Object.assign(errors, error.errors)
-    return undefined
-  }
-}
 
 /** The events a trigger reacts to: a non-empty list of `TRIGGER_EVENTS`, without repeats. */
 export function triggerEvents (input: unknown, key = 'events'): TriggerEvent[] {
@@ -31,9 +21,9 @@ export function triggerEvents (input: unknown, key = 'events'): TriggerEvent[] {
 export function triggerValues (current: TriggerValues, patch: TriggerPatch): TriggerValues {
   const errors: FieldErrors = {}
   const name = patch.name !== undefined ? requiredPlainText(errors, 'name', patch.name, TRIGGER_LIMITS.name) : current.name
-  const events = patch.events !== undefined ? collect(errors, () => triggerEvents(patch.events)) : current.events
-  const conditions: RuleConditions | undefined = patch.conditions !== undefined ? collect(errors, () => ruleConditions(patch.conditions)) : current.conditions
-  const actions: RuleAction[] | undefined = patch.actions !== undefined ? collect(errors, () => ruleActions(patch.actions)) : current.actions
+  const events = patch.events !== undefined ? collectFieldErrors(errors, () => triggerEvents(patch.events)) : current.events
+  const conditions: RuleConditions | undefined = patch.conditions !== undefined ? collectFieldErrors(errors, () => ruleConditions(patch.conditions)) : current.conditions
+  const actions: RuleAction[] | undefined = patch.actions !== undefined ? collectFieldErrors(errors, () => ruleActions(patch.actions)) : current.actions
   if (patch.position !== undefined && (!Number.isInteger(patch.position) || patch.position < 0 || patch.position > 1_000_000)) errors.position = ['The position must be a whole number from 0.']
   if (patch.active !== undefined && typeof patch.active !== 'boolean') errors.active = ['active must be true or false.']
   throwIfInvalid(errors)
