@@ -1,3 +1,6 @@
+import { businessMsBetween } from '../sla/business-time.js'
+import type { BusinessCalendar } from '../sla/calendar.js'
+import type { SlaTargetName, TicketSlaState } from '../sla/sla-store.js'
 import { parseDateTime, type DateTimeString } from '../time.js'
 
 /**
@@ -26,7 +29,15 @@ export interface TicketFactSource {
   staffReplies: readonly DateTimeString[]
   /** The ticket's resolutions (closings), in any order. */
   resolutions: ReadonlyArray<{ resolution: number, closed_at: DateTimeString, rating: string | null }>
+  /**
+   * The ticket's SLA state and the calendar of the policy in force (null: no
+   * policy applies, or no state yet). Business times and SLA attainment come from it.
+   */
+  sla?: { state: Pick<TicketSlaState, 'targets' | 'announced'>, calendar: BusinessCalendar | null } | null
 }
+
+/** A target's verdict for reports: met in time, breached, or neither yet (null: running, paused, or no target). */
+export type SlaVerdict = 'met' | 'breached' | null
 
 export interface TicketFact {
   ticket_id: number
@@ -49,6 +60,33 @@ export interface TicketFact {
   reopens: number
   /** The rating of the last resolution while the ticket is closed. */
   rating: 'good' | 'bad' | null
+  /** `first_response_s` in business time of the SLA policy's calendar (null without a calendar or a response). */
+  first_response_bs: number | null
+  /** `resolution_s` in business time of the SLA policy's calendar. */
+  resolution_bs: number | null
+  /** SLA attainment of each target (docs/reports.md#sla-attainment). */
+  sla_first_response: SlaVerdict
+  sla_next_response: SlaVerdict
+  sla_resolution: SlaVerdict
+}
+
+/**
+ * A target's verdict from the stored SLA state: breached when it was judged
+ * late (or its breach was announced for its current due time, or a next
+ * response wait went past the target); met when it was met in time (next
+ * response: at least one wait, every one answered in time, none open).
+ */
+export function slaVerdict (state: Pick<TicketSlaState, 'targets' | 'announced'>, target: SlaTargetName): SlaVerdict {
+  const record = state.targets[target]
+  if (record === null || record === undefined) return null
+  const told = state.announced[target]
+  const announced = told !== undefined && told.breach && record.due_at !== null && told.due_at === record.due_at
+  if (target === 'next_response') {
+    if ((record.breached_cycles ?? 0) > 0 || record.breached || announced) return 'breached'
+    return (record.cycles ?? 0) > 0 && record.state !== 'running' && record.state !== 'paused' ? 'met' : null
+  }
+  if (record.breached || announced) return 'breached'
+  return record.state === 'met' ? 'met' : null
 }
 
 const CLOSED = 3
@@ -78,15 +116,29 @@ export function ticketFact (source: TicketFactSource): TicketFact {
     resolution_s: resolvedAt === null ? null : seconds(ticket.created_at, resolvedAt),
     replies: resolvedAt === null ? replies.length : replies.filter((at) => at <= resolvedAt).length,
     reopens: Math.max(0, resolutions.length - (closed ? 1 : 0)),
-    rating: closed && (last?.rating === 'good' || last?.rating === 'bad') ? last.rating : null
+    rating: closed && (last?.rating === 'good' || last?.rating === 'bad') ? last.rating : null,
+    first_response_bs: firstResponse === null ? null : businessSeconds(source, ticket.created_at, firstResponse),
+    resolution_bs: resolvedAt === null ? null : businessSeconds(source, ticket.created_at, resolvedAt),
+    sla_first_response: source.sla == null ? null : slaVerdict(source.sla.state, 'first_response'),
+    sla_next_response: source.sla == null ? null : slaVerdict(source.sla.state, 'next_response'),
+    sla_resolution: source.sla == null ? null : slaVerdict(source.sla.state, 'resolution')
   }
+}
+
+/** Business seconds between two instants on the ticket's SLA calendar; null without one. */
+function businessSeconds (source: TicketFactSource, from: DateTimeString, to: DateTimeString): number | null {
+  const calendar = source.sla?.calendar ?? null
+  if (calendar === null || to <= from) return calendar === null ? null : 0
+  return Math.round(businessMsBetween(calendar, new Date(parseDateTime(from)), new Date(parseDateTime(to))) / 1000)
 }
 
 /** The key of an hourly rollup row. `agent_id` 0: unassigned. */
 export interface HourlyKey { hour: DateTimeString, category_id: number, agent_id: number, channel: string }
 
 export const HOURLY_MEASURES = [
-  'created', 'first_responded', 'first_response_s', 'resolved', 'resolution_s', 'replies', 'reopened', 'reopens', 'rated_good', 'rated_bad'
+  'created', 'first_responded', 'first_response_s', 'resolved', 'resolution_s', 'replies', 'reopened', 'reopens', 'rated_good', 'rated_bad',
+  'sla_first_response_met', 'sla_first_response_breached', 'sla_next_response_met', 'sla_next_response_breached',
+  'sla_resolution_met', 'sla_resolution_breached'
 ] as const
 export type HourlyMeasure = typeof HOURLY_MEASURES[number]
 export type HourlyRow = HourlyKey & Record<HourlyMeasure, number>
@@ -101,7 +153,7 @@ export function hourlyKeyString (key: HourlyKey): string {
 }
 
 function emptyMeasures (): Record<HourlyMeasure, number> {
-  return { created: 0, first_responded: 0, first_response_s: 0, resolved: 0, resolution_s: 0, replies: 0, reopened: 0, reopens: 0, rated_good: 0, rated_bad: 0 }
+  return Object.fromEntries(HOURLY_MEASURES.map((m) => [m, 0])) as Record<HourlyMeasure, number>
 }
 
 /**
@@ -115,6 +167,11 @@ export function hourlyContributions (fact: TicketFact): HourlyRow[] {
   if (fact.first_response_s !== null) {
     created.first_responded = 1
     created.first_response_s = fact.first_response_s
+  }
+  // SLA attainment counts at creation, like first responses: the targets of the tickets created in a range.
+  for (const target of ['first_response', 'next_response', 'resolution'] as const) {
+    const verdict = fact[`sla_${target}`]
+    if (verdict !== null) created[`sla_${target}_${verdict}`] = 1
   }
   if (fact.resolved_at === null || fact.resolution_s === null) return [created]
   const resolved: HourlyRow = {

@@ -10,7 +10,7 @@ import { isReportChannel, type TicketFact } from './report-facts.js'
 import type { ReportDimension, ReportScope } from './report-store.js'
 import { offsetSegments, utcRange, weekStart } from './report-time.js'
 
-export const REPORT_METRICS = ['first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'volume', 'backlog', 'satisfaction'] as const
+export const REPORT_METRICS = ['first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'volume', 'backlog', 'satisfaction', 'sla-attainment'] as const
 export type ReportMetric = typeof REPORT_METRICS[number]
 export const REPORT_DIMENSIONS: readonly ReportDimension[] = ['category', 'agent', 'channel']
 
@@ -29,6 +29,8 @@ export interface ReportQuery {
   group_by?: ReportDimension
   /** Volume per `day` (default) or ISO `week`. */
   interval?: 'day' | 'week'
+  /** Response and resolution times in `calendar` time (default) or in `business` time of each ticket's SLA calendar. */
+  time?: 'calendar' | 'business'
   category?: number
   agent?: number
   channel?: string
@@ -43,9 +45,18 @@ export interface Report {
   to: string
   time_zone: string
   group_by: ReportDimension | null
+  /** Response and resolution times: calendar or business time. */
+  time?: 'calendar' | 'business'
+  /** Response and resolution times: true when the percentiles were estimated from the histograms (within `HISTOGRAM_MAX_ERROR`). */
+  estimated?: boolean
   columns: string[]
   rows: Array<Record<string, ReportCell>>
 }
+
+/** Percentiles are exact up to this many durations in a report's scope, and estimated from the histograms above. */
+export const REPORT_EXACT_PERCENTILES_UP_TO = 20_000
+/** The SLA targets of the attainment report, in order. */
+export const SLA_REPORT_TARGETS = ['first_response', 'next_response', 'resolution'] as const
 
 /** At most this many days per report. */
 export const REPORT_MAX_DAYS = 731
@@ -67,6 +78,9 @@ const groupValue = (value: number | string | null): ReportCell => value
  * administrators.
  */
 export class ReportService {
+  /** Percentiles exact up to this many durations (tests set 0 to read the histograms). */
+  exactPercentilesUpTo = REPORT_EXACT_PERCENTILES_UP_TO
+
   constructor (private readonly ctx: ServiceContext) {}
 
   /** The scope of a query for this caller: the UTC range and the categories an agent may see (422 on a bad query, 403 when not allowed). */
@@ -89,6 +103,7 @@ export class ReportService {
       if (days < 0) errors.to = ['Must be on or after from.']
       else if (days >= REPORT_MAX_DAYS) errors.to = [`At most ${REPORT_MAX_DAYS} days per report.`]
     }
+    if (query.time !== undefined && query.time !== 'calendar' && query.time !== 'business') errors.time = ['Must be calendar or business.']
     if (query.channel !== undefined && !isReportChannel(query.channel)) errors.channel = ['Must be console, api, mail, import, cli or unknown.']
     if (Object.keys(errors).length > 0) throw new ValidationError(errors)
     const range = utcRange(query.from, query.to, zone)
@@ -110,9 +125,13 @@ export class ReportService {
     switch (metric) {
       case 'first-response-time':
       case 'resolution-time': {
-        const stats = await reports.durations(scope, metric === 'first-response-time' ? 'first_response_s' : 'resolution_s', groupBy)
+        const time = query.time ?? 'calendar'
+        const column = `${metric === 'first-response-time' ? 'first_response' : 'resolution'}_${time === 'business' ? 'bs' : 's'}` as const
+        const { stats, estimated } = await reports.durations(scope, column, groupBy, { exactUpTo: this.exactPercentilesUpTo })
         return {
           ...head,
+          time,
+          estimated,
           columns: [...grouped, 'tickets', 'mean_s', 'median_s', 'p90_s'],
           rows: stats.map((s) => ({ ...(groupBy === null ? {} : { group: groupValue(s.group) }), tickets: s.count, mean_s: s.mean, median_s: s.median, p90_s: s.p90 }))
         }
@@ -162,6 +181,18 @@ export class ReportService {
         const list = [...sums.values()].filter((s) => s.resolved !== 0)
           .sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
         const g = (s: { group: ReportCell }): Record<string, ReportCell> => groupBy === null ? {} : { group: s.group }
+        if (metric === 'sla-attainment') {
+          const rows: Array<Record<string, ReportCell>> = []
+          for (const h of [...hours].sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))) {
+            for (const target of SLA_REPORT_TARGETS) {
+              const met = h[`sla_${target}_met`]
+              const breached = h[`sla_${target}_breached`]
+              if (met + breached === 0) continue
+              rows.push({ ...(groupBy === null ? {} : { group: groupValue(h.group) }), target, met, breached, rate: ratio(met, met + breached) })
+            }
+          }
+          return { ...head, columns: [...grouped, 'target', 'met', 'breached', 'rate'], rows }
+        }
         if (metric === 'replies') {
           return { ...head, columns: [...grouped, 'resolved', 'replies', 'mean_replies'], rows: list.map((s) => ({ ...g(s), resolved: s.resolved, replies: s.replies, mean_replies: ratio(s.replies, s.resolved) })) }
         }
@@ -206,7 +237,8 @@ export class ReportService {
 /** The columns of the ticket-level rows. */
 export const TICKET_FACT_COLUMNS: ReadonlyArray<keyof TicketFact> = [
   'ticket_id', 'category_id', 'agent_id', 'channel', 'status', 'created_at', 'first_response_at', 'resolved_at',
-  'first_response_s', 'resolution_s', 'replies', 'reopens', 'rating'
+  'first_response_s', 'resolution_s', 'replies', 'reopens', 'rating', 'first_response_bs', 'resolution_bs',
+  'sla_first_response', 'sla_next_response', 'sla_resolution'
 ]
 
 function csvCell (value: unknown): string {

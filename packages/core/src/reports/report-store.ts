@@ -1,5 +1,6 @@
 import type { DateTimeString } from '../time.js'
 import type { HourlyRow, TicketFact, TicketFactSource } from './report-facts.js'
+import type { DurationMetric, HistogramRow } from './report-histogram.js'
 
 /** Which tickets a report reads: a time range (UTC, `[from, to)`) and filters on the dimensions. */
 export interface ReportScope {
@@ -26,6 +27,19 @@ export interface OffsetSegment { until: DateTimeString | null, offsetMinutes: nu
 /** Nearest-rank percentiles of one group. */
 export interface DurationStats { group: number | string | null, count: number, mean: number | null, median: number | null, p90: number | null }
 
+/** How percentiles are computed (docs/reports.md#percentiles-over-long-ranges). */
+export interface DurationOptions {
+  /**
+   * Exact (every duration read and sorted) while the scope holds at most this
+   * many durations, estimated from the histograms above; 0: always from the
+   * histograms where they apply.
+   */
+  exactUpTo: number
+}
+
+/** Percentiles with how they were found. */
+export interface DurationResult { stats: DurationStats[], estimated: boolean }
+
 export interface BacklogRow { group: number | string | null, bucket: string, count: number }
 
 /** The storage port of reports (part of `Store`, same conventions). */
@@ -36,9 +50,10 @@ export interface ReportRepository {
   facts(ticketIds: readonly number[]): Promise<TicketFact[]>
   /**
    * Stores `facts`, removes the facts of `removed`, adds `delta` to the
-   * hourly rollup (rows that fall to zero everywhere are deleted).
+   * hourly rollup and `histograms` to the duration histograms (rows that
+   * fall to zero everywhere are deleted).
    */
-  apply(facts: readonly TicketFact[], removed: readonly number[], delta: readonly HourlyRow[]): Promise<void>
+  apply(facts: readonly TicketFact[], removed: readonly number[], delta: readonly HourlyRow[], histograms: readonly HistogramRow[]): Promise<void>
   /** Takes the rollups' lock (the cursor row) for this transaction and returns the cursor. */
   lockCursor(): Promise<number>
   setCursor(eventId: number): Promise<void>
@@ -65,8 +80,8 @@ export interface ReportRepository {
   daily(scope: ReportScope, groupBy: ReportDimension | null, segments: readonly OffsetSegment[]): Promise<HourlySums[]>
   /** Sums in scope (per group). `hour` is empty. */
   totals(scope: ReportScope, groupBy: ReportDimension | null): Promise<HourlySums[]>
-  /** Percentiles of a duration over facts whose `at` column lies in scope. */
-  durations(scope: ReportScope, metric: 'first_response_s' | 'resolution_s', groupBy: ReportDimension | null): Promise<DurationStats[]>
+  /** Percentiles of a duration over facts whose `at` column (`DURATION_AT`) lies in scope: exact, or from the histograms. */
+  durations(scope: ReportScope, metric: DurationMetric, groupBy: ReportDimension | null, options: DurationOptions): Promise<DurationResult>
   /** Tickets unresolved now (open or pending) in scope's filters (not its range), by age at `asOf` (`BACKLOG_BUCKETS`). */
   backlog(scope: ReportScope, groupBy: ReportDimension | null, asOf: DateTimeString): Promise<BacklogRow[]>
   /** The fact rows in scope (created or resolved in range), by ticket id, for CSV export: a page after `afterId`. */
@@ -74,6 +89,8 @@ export interface ReportRepository {
   /** Every hourly row (tests compare live and rebuilt rollups). */
   allHourly(): Promise<HourlyRow[]>
   allFacts(): Promise<TicketFact[]>
+  /** Every histogram row (tests compare live and rebuilt rollups). */
+  allHistograms(): Promise<HistogramRow[]>
   /** Every daily row (tests). */
   allDaily(): Promise<Array<Record<string, string | number>>>
 }

@@ -2,7 +2,9 @@ import type { DomainEvent, EventRecorder } from '../events.js'
 import type { LoggedEvent } from '../event-log/event-log.js'
 import type { Store } from '../store.js'
 import { formatDateTime, type Clock } from '../time.js'
-import { hourlyDelta, sameFact, ticketFact, type TicketFact } from './report-facts.js'
+import type { BusinessCalendar } from '../sla/calendar.js'
+import { hourlyDelta, sameFact, ticketFact, type TicketFact, type TicketFactSource } from './report-facts.js'
+import { histogramDelta } from './report-histogram.js'
 
 /** The job that brings the rollups up to date with the event log. */
 export const REPORTS_UPDATE_JOB = 'reports.update'
@@ -35,7 +37,7 @@ export async function refreshTickets (tx: Store, ticketIds: readonly number[]): 
     const ids = unique.slice(start, start + TICKET_BATCH)
     const [sources, stored] = [await tx.reports.sources(ids), await tx.reports.facts(ids)]
     const before = new Map(stored.map((fact) => [fact.ticket_id, fact]))
-    const fresh = sources.map(ticketFact)
+    const fresh = (await withSla(tx, sources)).map(ticketFact)
     const present = new Set(fresh.map((fact) => fact.ticket_id))
     const updated: TicketFact[] = []
     const oldOnes: TicketFact[] = []
@@ -47,10 +49,29 @@ export async function refreshTickets (tx: Store, ticketIds: readonly number[]): 
     }
     const removed = stored.filter((fact) => !present.has(fact.ticket_id))
     if (updated.length === 0 && removed.length === 0) continue
-    await tx.reports.apply(updated, removed.map((fact) => fact.ticket_id), hourlyDelta([...oldOnes, ...removed], updated))
+    const gone = [...oldOnes, ...removed]
+    await tx.reports.apply(updated, removed.map((fact) => fact.ticket_id), hourlyDelta(gone, updated), histogramDelta(gone, updated))
     changed += updated.length + removed.length
   }
   return changed
+}
+
+/** Adds each ticket's SLA state and its policy's calendar (business times, attainment): three reads per batch. */
+async function withSla (tx: Store, sources: TicketFactSource[]): Promise<TicketFactSource[]> {
+  if (sources.length === 0) return sources
+  const states = await tx.sla.ticketStates(sources.map((s) => s.ticket.id))
+  if (states.size === 0) return sources.map((s) => ({ ...s, sla: null }))
+  const calendars = new Map<number, BusinessCalendar>((await tx.sla.allCalendars()).map((c) => [c.id, c]))
+  const calendarOf = new Map<number, BusinessCalendar>()
+  for (const policy of await tx.sla.allPolicies()) {
+    const calendar = calendars.get(policy.calendar_id)
+    if (calendar !== undefined) calendarOf.set(policy.id, calendar)
+  }
+  return sources.map((s) => {
+    const state = states.get(s.ticket.id)
+    if (state === undefined) return { ...s, sla: null }
+    return { ...s, sla: { state, calendar: state.policy_id === null ? null : calendarOf.get(state.policy_id) ?? null } }
+  })
 }
 
 /**

@@ -29,7 +29,10 @@ export const ReportParams = Type.Object({
 export const ReportQuerystring = Type.Object({
   ...scope,
   group_by: Type.Optional(Dimension),
-  interval: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week')], { description: '`volume` only: local days (default) or ISO weeks (Monday).' }))
+  interval: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week')], { description: '`volume` only: local days (default) or ISO weeks (Monday).' })),
+  time: Type.Optional(Type.Union([Type.Literal('calendar'), Type.Literal('business')], {
+    description: '`first-response-time` and `resolution-time`: calendar time (default) or business time of each ticket\'s SLA calendar (tickets without an SLA policy are left out).'
+  }))
 }, { additionalProperties: false })
 export type ReportQuerystring = Static<typeof ReportQuerystring>
 
@@ -48,6 +51,8 @@ export const Report = Type.Object({
   to: Type.String(),
   time_zone: Type.String(),
   group_by: Nullable(Dimension),
+  time: Type.Optional(Type.Union([Type.Literal('calendar'), Type.Literal('business')], { description: 'Response and resolution times: which time they are in.' })),
+  estimated: Type.Optional(Type.Boolean({ description: 'Response and resolution times: the percentiles were estimated from duration histograms, within 3 % of the exact value (see docs/reports.md); counts and means are exact.' })),
   columns: Type.Array(Type.String(), { description: 'The columns of each row, in order (the CSV header).' }),
   rows: Type.Array(Type.Record(Type.String(), Cell), {
     description: 'One object per row. Durations are seconds of calendar time (`*_s`); rates and scores are fractions 0-1 (4 decimals); null when there is nothing to measure.'
@@ -73,7 +78,12 @@ export const TicketFactRow = Type.Object({
   resolution_s: Nullable(Type.Integer()),
   replies: Type.Integer(),
   reopens: Type.Integer(),
-  rating: Nullable(Type.String())
+  rating: Nullable(Type.String()),
+  first_response_bs: Nullable(Type.Integer({ description: 'First response in business seconds of the SLA calendar.' })),
+  resolution_bs: Nullable(Type.Integer({ description: 'Resolution in business seconds of the SLA calendar.' })),
+  sla_first_response: Nullable(Type.String({ description: '`met`, `breached`, or null (no target, or not decided yet).' })),
+  sla_next_response: Nullable(Type.String()),
+  sla_resolution: Nullable(Type.String())
 })
 
 export const TicketRows = Type.Object({

@@ -1,14 +1,15 @@
 import type { Knex } from 'knex'
 import {
-  BACKLOG_BUCKETS, formatDateTime, HOURLY_MEASURES, isReportChannel, parseDateTime,
-  type BacklogRow, type DurationStats, type HourlyRow, type HourlySums, type ReportDimension, type ReportRepository,
-  type ReportScope, type TicketFact, type TicketFactSource
+  BACKLOG_BUCKETS, bucketOf, DURATION_AT, formatDateTime, histogramPercentiles, HOURLY_MEASURES, isReportChannel, parseDateTime,
+  type BacklogRow, type DurationMetric, type DurationStats, type HistogramDimension, type HistogramRow, type HourlyRow, type HourlySums,
+  type ReportDimension, type ReportRepository, type ReportScope, type SlaVerdict, type TicketFact, type TicketFactSource
 } from '@helpdesk/core'
 import type { RepositoryContext } from './repository-context.js'
 
 const FACTS = 'report_ticket_facts'
 const HOURLY = 'report_hourly'
 const DAILY = 'report_daily'
+const HISTOGRAM = 'report_duration_histogram'
 /** Rows per insert statement (13 columns: well under both databases' parameter limits). */
 const INSERT_BATCH = 200
 const Admin = 1
@@ -37,8 +38,48 @@ function factFromRow (row: Row): TicketFact {
     resolution_s: numOrNull(row.resolution_s),
     replies: num(row.replies),
     reopens: num(row.reopens),
-    rating: row.rating === 'good' || row.rating === 'bad' ? row.rating : null
+    rating: row.rating === 'good' || row.rating === 'bad' ? row.rating : null,
+    first_response_bs: numOrNull(row.first_response_bs),
+    resolution_bs: numOrNull(row.resolution_bs),
+    sla_first_response: verdict(row.sla_first_response),
+    sla_next_response: verdict(row.sla_next_response),
+    sla_resolution: verdict(row.sla_resolution)
   }
+}
+
+const verdict = (v: unknown): SlaVerdict => v === 'met' || v === 'breached' ? v : null
+
+/**
+ * The histogram breakdown that answers a scope grouped by `groupBy`: the one
+ * dimension the filters and the grouping use (`all` for none); null when they
+ * use two or more (the histograms are per dimension, not per combination).
+ */
+function histogramDimension (scope: ReportScope, groupBy: ReportDimension | null): HistogramDimension | null {
+  const dims = new Set<ReportDimension>()
+  if (scope.categories !== undefined || scope.category !== undefined) dims.add('category')
+  if (scope.agent !== undefined) dims.add('agent')
+  if (scope.channel !== undefined) dims.add('channel')
+  if (groupBy !== null) dims.add(groupBy)
+  if (dims.size > 1) return null
+  return [...dims][0] ?? 'all'
+}
+
+/** Whole UTC months inside `[firstDay, lastDay)` (days), and the days before and after them. */
+function monthsAndDays (firstDay: string, lastDay: string): { months: string[], before: [string, string], after: [string, string] } {
+  const months: string[] = []
+  let start = firstDay.endsWith('-01') ? firstDay : `${nextMonth(firstDay.slice(0, 7))}-01`
+  const monthsFrom = start
+  while (`${nextMonth(start.slice(0, 7))}-01` <= lastDay) {
+    months.push(start.slice(0, 7))
+    start = `${nextMonth(start.slice(0, 7))}-01`
+  }
+  if (months.length === 0) return { months, before: [firstDay, lastDay], after: [lastDay, lastDay] }
+  return { months, before: [firstDay, monthsFrom], after: [start, lastDay] }
+}
+
+function nextMonth (month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number]
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`
 }
 
 function hourlyFromRow (row: Row): HourlyRow {
@@ -103,6 +144,83 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       return out
     })
   }
+  /** Every duration in scope read from the facts (the covering index for calendar times) and sorted: exact percentiles. */
+  const exactDurations = async (scope: ReportScope, metric: DurationMetric, groupBy: ReportDimension | null, range?: { from: string, to: string }): Promise<DurationStats[]> => {
+    const values = await durationValues(scope, metric, groupBy, range ?? scope)
+    const stats: DurationStats[] = []
+    for (const { group: g, list } of values.values()) {
+      const sorted = Float64Array.from(list).sort()
+      const n = sorted.length
+      let total = 0
+      for (const v of sorted) total += v
+      // Nearest rank: the median is the value of rank ceil(n/2), the 90th percentile of rank ceil(9n/10).
+      stats.push({ group: g, count: n, mean: Math.round((total / n) * 10) / 10, median: sorted[Math.floor((n + 1) / 2) - 1] ?? null, p90: sorted[Math.floor((9 * n + 9) / 10) - 1] ?? null })
+    }
+    return stats.sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
+  }
+  /** The durations whose instant lies in `[range.from, range.to)`, per group, unsorted. */
+  const durationValues = async (scope: ReportScope, metric: DurationMetric, groupBy: ReportDimension | null, range: { from: string, to: string }): Promise<Map<string, { group: number | string | null, list: number[] }>> => {
+    const at = DURATION_AT[metric]
+    const group = groupColumn(groupBy, 'facts')
+    const values = new Map<string, { group: number | string | null, list: number[] }>()
+    if (range.from >= range.to) return values
+    // The range's durations straight from the covering index, unsorted: sorting a few hundred thousand integers
+    // in JS costs less than the databases' sorts and window functions over them.
+    const rows = await filtered(db(FACTS).select(db.raw(`${group} as grp`), db.raw(`${metric} as v`))
+      .where(at, '>=', range.from).where(at, '<', range.to).whereNotNull(metric), scope, 'facts') as Row[]
+    for (const r of rows) {
+      const key = String(r.grp)
+      let entry = values.get(key)
+      if (entry === undefined) values.set(key, entry = { group: groupOf(groupBy, r.grp), list: [] })
+      entry.list.push(num(r.v))
+    }
+    return values
+  }
+  /**
+   * The bucket counts and duration sums in scope per group (the histogram
+   * breakdown's group as text): whole UTC months from the monthly cells,
+   * the whole UTC days around them from the daily cells, and the hours of a
+   * day cut by the time zone's midnight straight from the facts.
+   */
+  const histogramCells = async (scope: ReportScope, metric: DurationMetric, dim: HistogramDimension, grouped: boolean): Promise<Map<string, { counts: Map<number, number>, total: number }>> => {
+    const out = new Map<string, { counts: Map<number, number>, total: number }>()
+    const add = (value: string, bucket: number, tickets: number, total: number): void => {
+      // Ungrouped (the breakdown only filters): one group.
+      const grp = grouped ? value : ''
+      let cell = out.get(grp)
+      if (cell === undefined) out.set(grp, cell = { counts: new Map(), total: 0 })
+      cell.counts.set(bucket, (cell.counts.get(bucket) ?? 0) + tickets)
+      cell.total += total
+    }
+    const firstDay = scope.from.endsWith(' 00:00:00') ? scope.from.slice(0, 10) : nextDay(scope.from.slice(0, 10))
+    const lastDay = scope.to.slice(0, 10)
+    if (firstDay >= lastDay) {
+      for (const [grp, v] of await durationValues(scope, metric, dim === 'all' ? null : dim, scope)) for (const x of v.list) add(grp, bucketOf(x), 1, x)
+      return out
+    }
+    // The hours before the first whole day and after the last one, exact.
+    for (const range of [{ from: scope.from, to: `${firstDay} 00:00:00` }, { from: `${lastDay} 00:00:00`, to: scope.to }]) {
+      for (const [grp, v] of await durationValues(scope, metric, dim === 'all' ? null : dim, range)) for (const x of v.list) add(grp, bucketOf(x), 1, x)
+    }
+    const { months, before, after } = monthsAndDays(firstDay, lastDay)
+    const cells = (q: Knex.QueryBuilder): Knex.QueryBuilder => {
+      q.select('grp', 'bucket').sum({ tickets: 'tickets', total_s: 'total_s' }).where('metric', metric).where('dim', dim).groupBy('grp', 'bucket')
+      if (dim === 'category') {
+        if (scope.categories !== undefined) q.whereIn('grp', scope.categories.map(String))
+        if (scope.category !== undefined) q.where('grp', String(scope.category))
+      }
+      if (dim === 'agent' && scope.agent !== undefined) q.where('grp', String(scope.agent))
+      if (dim === 'channel' && scope.channel !== undefined) q.where('grp', scope.channel)
+      return q
+    }
+    const parts: Row[][] = []
+    if (months.length > 0) parts.push(await cells(db(HISTOGRAM).whereIn('period', months)) as Row[])
+    for (const [from, to] of [before, after]) {
+      if (from < to) parts.push(await cells(db(HISTOGRAM).where('period', '>=', from).where('period', '<', to).whereRaw('length(period) = 10')) as Row[])
+    }
+    for (const r of parts.flat()) add(String(r.grp), num(r.bucket), num(r.tickets), num(r.total_s))
+    return out
+  }
   return {
     async sources (ids) {
       if (ids.length === 0) return []
@@ -153,10 +271,21 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       return (await db(FACTS).select('*').whereIn('ticket_id', [...ids]) as Row[]).map(factFromRow)
     },
 
-    async apply (facts, removed, delta) {
+    async apply (facts, removed, delta, histograms) {
       const gone = [...removed, ...facts.map((f) => f.ticket_id)]
       for (let i = 0; i < gone.length; i += 500) await db(FACTS).whereIn('ticket_id', gone.slice(i, i + 500)).delete()
-      for (let i = 0; i < facts.length; i += INSERT_BATCH) await db(FACTS).insert(facts.slice(i, i + INSERT_BATCH))
+      for (let i = 0; i < facts.length; i += INSERT_BATCH / 2) await db(FACTS).insert(facts.slice(i, i + INSERT_BATCH / 2))
+      if (histograms.length > 0) {
+        const mergeCells = { tickets: db.raw(`${HISTOGRAM}.tickets + excluded.tickets`), total_s: db.raw(`${HISTOGRAM}.total_s + excluded.total_s`) }
+        for (let i = 0; i < histograms.length; i += INSERT_BATCH * 2) {
+          await db(HISTOGRAM).insert(histograms.slice(i, i + INSERT_BATCH * 2)).onConflict(['metric', 'dim', 'period', 'grp', 'bucket']).merge(mergeCells)
+        }
+        // Cells that fell back to zero go, as in the other rollups.
+        if (histograms.some((h) => h.tickets < 0)) {
+          const periods = [...new Set(histograms.filter((h) => h.tickets < 0).map((h) => h.period))]
+          for (let i = 0; i < periods.length; i += 500) await db(HISTOGRAM).whereIn('period', periods.slice(i, i + 500)).where('tickets', 0).delete()
+        }
+      }
       if (delta.length === 0) return
       const merge = Object.fromEntries(HOURLY_MEASURES.map((m) => [m, db.raw(`${HOURLY}.${m} + excluded.${m}`)]))
       for (let i = 0; i < delta.length; i += INSERT_BATCH) {
@@ -228,6 +357,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       await db(FACTS).delete()
       await db(HOURLY).delete()
       await db(DAILY).delete()
+      await db(HISTOGRAM).delete()
     },
 
     async recordChannel (ticketId, channel) {
@@ -294,30 +424,21 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       return [...byGroup.values()]
     },
 
-    async durations (scope, metric, groupBy) {
-      const at = metric === 'first_response_s' ? 'created_at' : 'resolved_at'
-      const group = groupColumn(groupBy, 'facts')
-      // The range's durations straight from the covering index, unsorted: sorting a few hundred thousand integers
-      // in JS costs less than the databases' sorts and window functions over them.
-      const rows = await filtered(db(FACTS).select(db.raw(`${group} as grp`), db.raw(`${metric} as v`))
-        .where(at, '>=', scope.from).where(at, '<', scope.to).whereNotNull(metric), scope, 'facts') as Row[]
-      const values = new Map<string, { group: number | string | null, list: number[] }>()
-      for (const r of rows) {
-        const key = String(r.grp)
-        let entry = values.get(key)
-        if (entry === undefined) values.set(key, entry = { group: groupOf(groupBy, r.grp), list: [] })
-        entry.list.push(num(r.v))
-      }
+    async durations (scope, metric, groupBy, options) {
+      const dim = histogramDimension(scope, groupBy)
+      if (dim === null) return { stats: await exactDurations(scope, metric, groupBy), estimated: false }
+      const histogram = await histogramCells(scope, metric, dim, groupBy !== null)
+      let count = 0
+      for (const cells of histogram.values()) for (const n of cells.counts.values()) count += n
+      // Few enough to read them all: exact (a short range, a narrow filter).
+      if (count <= options.exactUpTo) return { stats: await exactDurations(scope, metric, groupBy), estimated: false }
       const stats: DurationStats[] = []
-      for (const { group: g, list } of values.values()) {
-        const sorted = Float64Array.from(list).sort()
-        const n = sorted.length
-        let total = 0
-        for (const v of sorted) total += v
-        // Nearest rank: the median is the value of rank ceil(n/2), the 90th percentile of rank ceil(9n/10).
-        stats.push({ group: g, count: n, mean: Math.round((total / n) * 10) / 10, median: sorted[Math.floor((n + 1) / 2) - 1] ?? null, p90: sorted[Math.floor((9 * n + 9) / 10) - 1] ?? null })
+      for (const [grp, cells] of histogram) {
+        const p = histogramPercentiles(cells.counts)
+        if (p.count === 0) continue
+        stats.push({ group: groupBy === null ? null : groupOf(groupBy, grp), count: p.count, mean: Math.round((cells.total / p.count) * 10) / 10, median: p.median, p90: p.p90 })
       }
-      return stats.sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
+      return { stats: stats.sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true })), estimated: true }
     },
 
     async backlog (scope, groupBy, asOf) {
@@ -356,6 +477,12 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
         for (const m of HOURLY_MEASURES) out[m] = num(row[m])
         return out
       })
+    },
+
+    async allHistograms () {
+      return (await db(HISTOGRAM).select('*').orderBy(['metric', 'dim', 'period', 'grp', 'bucket']) as Row[]).map((r): HistogramRow => ({
+        period: String(r.period), metric: String(r.metric) as DurationMetric, dim: String(r.dim) as HistogramDimension, grp: String(r.grp), bucket: num(r.bucket), tickets: num(r.tickets), total_s: num(r.total_s)
+      }))
     },
 
     async allFacts () {

@@ -23,6 +23,7 @@ function queryOf (q: ReportQuerystring | TicketRowsQuerystring): ReportQuery {
   if (q.channel !== undefined) query.channel = q.channel
   if ('group_by' in q && q.group_by !== undefined) query.group_by = q.group_by
   if ('interval' in q && q.interval !== undefined) query.interval = q.interval
+  if ('time' in q && q.time !== undefined) query.time = q.time
   return query
 }
 
