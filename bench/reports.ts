@@ -8,6 +8,8 @@
  *    range through `helpdesk.reports`, beside its naive SQL baseline (the
  *    same figure computed at request time from tickets, comments and
  *    resolutions, percentiles sorted in JS), median of `--runs` runs;
+ *    The percentiles also exactly (every duration sorted, as before the
+ *    histograms) and in business time;
  * 3. ticket writes (a ticket and a staff reply each, through the services)
  *    without the rollup consumer and with it running in the same process
  *    (job runner started: `reports.update` a second after changes), in eight
@@ -19,7 +21,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createHelpdesk, REPORT_METRICS, REPORTS_UPDATE_JOB, SYSTEM, type Helpdesk, type ReportQuery, type User } from '../packages/core/dist/index.js'
+import { createHelpdesk, REPORT_EXACT_PERCENTILES_UP_TO, REPORT_METRICS, REPORTS_UPDATE_JOB, SYSTEM, type Helpdesk, type ReportQuery, type User } from '../packages/core/dist/index.js'
 import { createKnexStore, type KnexStore } from '../packages/store-knex/dist/index.js'
 import { ensureDatabase, type Db } from './bench-data.js'
 import { RESULTS_DIR } from './paths.js'
@@ -84,6 +86,7 @@ function baselines (store: KnexStore, from: string, to: string): Record<string, 
     ],
     backlog: async () => await db.raw(`select case when created_at > ? then '0-1d' when created_at > ? then '1-3d' when created_at > ? then '3-7d' when created_at > ? then '7-30d' else '30d+' end as bucket, count(*)
       from tickets where status in (1, 2) group by 1`, ['2099-01-01', '2099-01-01', '2099-01-01', '2099-01-01']),
+    'sla-attainment': async () => await db.raw('select targets from ticket_sla t join tickets k on k.id = t.ticket_id where k.created_at >= ? and k.created_at < ?', [from, to]),
     satisfaction: async () => await db.raw(`select sum(case when r.rating = 'good' then 1 else 0 end) as good, sum(case when r.rating = 'bad' then 1 else 0 end) as bad
       from (${resolved}) x join ticket_resolutions r on r.ticket_id = x.id and r.resolution = (select max(resolution) from ticket_resolutions q where q.ticket_id = x.id)
       where x.resolved_at >= ? and x.resolved_at < ?`, [from, to])
@@ -105,6 +108,8 @@ interface Result {
   size: string
   tickets: number
   rebuildSeconds: number
+  /** The machine's load average (1, 5, 15 min) before the reports were timed: it is shared. */
+  load: string
   reports: Array<{ report: string, grouped: string, ms: number, baselineMs: number | null }>
   writes: { withoutMs: number, withMs: number, overhead: number, consumerMsPerWrite: number, lagMs: number }
 }
@@ -135,11 +140,20 @@ for (const db of dbs) {
       const inRange = await store.knex('tickets').where('created_at', '>=', query.from).count({ n: '*' }).first() as { n: number | string }
       process.stdout.write(`range ${query.from}..${query.to}: ${String(inRange.n)} of ${data.tickets} tickets created in it\n`)
       const naive = baselines(store, `${query.from} 00:00:00`, `${query.to} 23:59:59`)
+      const load = (await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')
+      process.stdout.write(`load average before the reports: ${load}\n`)
       const reports: Result['reports'] = []
       for (const metric of REPORT_METRICS) {
         const baseline = naive[metric]
         reports.push({ report: metric, grouped: '-', ms: await timed(async () => await helpdesk.reports.report(admin, metric, query)), baselineMs: baseline === undefined ? null : await timed(baseline) })
         reports.push({ report: metric, grouped: 'category', ms: await timed(async () => await helpdesk.reports.report(admin, metric, { ...query, group_by: 'category' })), baselineMs: null })
+      }
+      // The percentiles as before the histograms (every duration read and sorted), and in business time.
+      for (const metric of ['first-response-time', 'resolution-time'] as const) {
+        helpdesk.reports.exactPercentilesUpTo = Number.POSITIVE_INFINITY
+        reports.push({ report: `${metric} (exact, sorted)`, grouped: '-', ms: await timed(async () => await helpdesk.reports.report(admin, metric, query)), baselineMs: null })
+        helpdesk.reports.exactPercentilesUpTo = REPORT_EXACT_PERCENTILES_UP_TO
+        reports.push({ report: `${metric} (business time)`, grouped: '-', ms: await timed(async () => await helpdesk.reports.report(admin, metric, { ...query, time: 'business' })), baselineMs: null })
       }
       reports.push({ report: 'tickets (1,000 rows)', grouped: '-', ms: await timed(async () => await helpdesk.reports.tickets(admin, query, 0, 1000)), baselineMs: null })
 
@@ -172,9 +186,9 @@ for (const db of dbs) {
       await helpdesk.reports.update()
       const lagMs = performance.now() - lagStart
       await helpdesk.jobs.stop()
-      const result: Result = { db, size, tickets: data.tickets, rebuildSeconds, reports, writes: { withoutMs, withMs, overhead: withMs / withoutMs - 1, consumerMsPerWrite: median(consumerPerWrite), lagMs } }
+      const result: Result = { db, size, tickets: data.tickets, rebuildSeconds, load, reports, writes: { withoutMs, withMs, overhead: withMs / withoutMs - 1, consumerMsPerWrite: median(consumerPerWrite), lagMs } }
       results.push(result)
-      process.stdout.write(`\n### ${db}, ${size} tickets\n\nreports:rebuild: ${rebuildSeconds.toFixed(1)} s\n\n| report | grouped by | rollups (median ms) | naive SQL (median ms) |\n|---|---|---:|---:|\n`)
+      process.stdout.write(`\n### ${db}, ${size} tickets\n\nreports:rebuild: ${rebuildSeconds.toFixed(1)} s; load average ${load}\n\n| report | grouped by | rollups (median ms) | naive SQL (median ms) |\n|---|---|---:|---:|\n`)
       for (const r of reports) process.stdout.write(`| ${r.report} | ${r.grouped} | ${r.ms.toFixed(1)} | ${r.baselineMs === null ? '' : r.baselineMs.toFixed(1)} |\n`)
       process.stdout.write(`\nticket write (ticket + reply): ${withoutMs.toFixed(2)} ms without the consumer, ${withMs.toFixed(2)} ms with it running (${(result.writes.overhead * 100).toFixed(1)}%); the consumer's own work: ${result.writes.consumerMsPerWrite.toFixed(2)} ms per write (${(result.writes.consumerMsPerWrite / withoutMs * 100).toFixed(1)}% of a write); catch-up after the last round: ${lagMs.toFixed(0)} ms\n`)
     } finally {

@@ -71,9 +71,9 @@ for (const dialect of testDialects()) {
         const tickets: number[] = []
         for (const [a, minutes] of steps) await run(d, tickets, a, minutes)
         await updateReports(d.store, d.clock)
-        const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }
+        const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }
         await rebuildReports(d.store)
-        const rebuilt = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }
+        const rebuilt = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }
         assert.deepEqual(live, rebuilt)
         for (const id of tickets) await d.helpdesk.tickets.delete(d.admin, id).catch(() => {})
         await updateReports(d.store, d.clock)

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { ForbiddenError, rebuildReports, toCsv, updateReports, TICKET_FACT_COLUMNS, type ReportQuery } from '@helpdesk/core'
+import { ForbiddenError, rebuildReports, ValidationError, toCsv, updateReports, TICKET_FACT_COLUMNS, type ReportQuery } from '@helpdesk/core'
 import { testDialects } from '../src/index.js'
 import { importLines, reportDesk, type ReportDesk } from './reports-fixture.js'
 
@@ -82,7 +82,7 @@ for (const dialect of testDialects()) {
       const d = await reportDesk(t, dialect)
       const ids = await buildFixture(d)
       await updateReports(d.store, d.clock)
-      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }
+      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }
       assert.equal(live.facts.length, 5)
       const r = d.helpdesk.reports
       const admin = d.admin
@@ -145,8 +145,12 @@ for (const dialect of testDialects()) {
       assert.deepEqual(byId.get(ids.a as number), {
         ticket_id: ids.a, category_id: d.billing, agent_id: d.agent.id, channel: 'api', status: 3, created_at: '2026-03-02 09:00:00',
         first_response_at: '2026-03-02 09:30:00', resolved_at: '2026-03-02 14:00:00', first_response_s: 1800, resolution_s: 18000,
-        replies: 4, reopens: 2, rating: null
+        replies: 4, reopens: 2, rating: null,
+        // The default SLA policy (24/7, no targets) applies: business time is calendar time, no verdicts.
+        first_response_bs: 1800, resolution_bs: 18000, sla_first_response: null, sla_next_response: null, sla_resolution: null
       })
+      // The imported ticket has no SLA state: no business times.
+      assert.deepEqual(facts.filter((f) => f.channel === 'import').map((f) => [f.first_response_bs, f.resolution_bs]), [[null, null]])
       assert.deepEqual([byId.get(ids.c as number)?.status, byId.get(ids.c as number)?.resolved_at, byId.get(ids.c as number)?.replies], [2, null, 1])
       const csv = toCsv(TICKET_FACT_COLUMNS, facts)
       assert.equal(csv.split('\r\n')[0], TICKET_FACT_COLUMNS.join(','))
@@ -163,9 +167,67 @@ for (const dialect of testDialects()) {
       // Applying the same events again changes nothing; a rebuild from scratch gives the same rollups.
       await d.store.reports.setCursor(0)
       await updateReports(d.store, d.clock)
-      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }, live)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }, live)
       await rebuildReports(d.store)
-      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily() }, live)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }, live)
+    })
+
+    it('measures business time on the SLA calendar and counts SLA targets met and breached', async (t) => {
+      const d = await reportDesk(t, dialect)
+      const { helpdesk: h, clock, admin } = d
+      const nineToFive = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((day) => [day, [{ start: '09:00', end: '17:00' }]]))
+      const calendar = await h.sla.createCalendar(admin, { name: 'Office', time_zone: 'UTC', hours: nineToFive })
+      await h.sla.createPolicy(admin, { name: 'Billing', conditions: { category_ids: [d.billing] }, first_response_minutes: 60, next_response_minutes: 60, resolution_minutes: 240, calendar_id: calendar.id })
+      const reply = async (who: typeof d.agent, id: number, at: string, close = false): Promise<void> => {
+        clock.set(at)
+        await h.comments.create(who, id, { body: 'A reply.', type: 1, private: false, close })
+      }
+      // T1: Friday 16:00, answered Monday 09:30 (90 business minutes: late), closed 10:00 (120 business minutes: in time).
+      clock.set('2026-03-06 16:00:00')
+      const t1 = (await h.tickets.create(d.alice, { title: 'T1', body: 'Help', category: d.billing })).id
+      await reply(d.agent, t1, '2026-03-09 09:30:00')
+      await reply(d.agent, t1, '2026-03-09 10:00:00', true)
+      // T2: Monday 10:00, answered 10:20; the customer writes 10:30, answered 12:00 (90 minutes: next response late); open.
+      clock.set('2026-03-09 10:00:00')
+      const t2 = (await h.tickets.create(d.bob, { title: 'T2', body: 'Help', category: d.billing })).id
+      await reply(d.agent, t2, '2026-03-09 10:20:00')
+      await reply(d.bob, t2, '2026-03-09 10:30:00')
+      await reply(d.agent, t2, '2026-03-09 12:00:00')
+      // T3 (Sales, the default policy: 24/7, no targets): business time is calendar time, no verdicts.
+      clock.set('2026-03-09 11:00:00')
+      const t3 = (await h.tickets.create(d.alice, { title: 'T3', body: 'Help', category: d.sales })).id
+      await reply(d.seller, t3, '2026-03-09 11:45:00')
+      await updateReports(d.store, clock)
+      const query: ReportQuery = { from: '2026-03-01', to: '2026-03-10' }
+      const r = h.reports
+      assert.deepEqual((await r.report(admin, 'first-response-time', query)).rows, [{ tickets: 3, mean_s: 79900, median_s: 2700, p90_s: 235800 }])
+      const business = await r.report(admin, 'first-response-time', { ...query, time: 'business' })
+      assert.equal(business.time, 'business')
+      assert.deepEqual(business.rows, [{ tickets: 3, mean_s: 3100, median_s: 2700, p90_s: 5400 }])
+      assert.deepEqual((await r.report(admin, 'resolution-time', { ...query, time: 'business' })).rows, [{ tickets: 1, mean_s: 7200, median_s: 7200, p90_s: 7200 }])
+      const sla = await r.report(admin, 'sla-attainment', query)
+      assert.deepEqual(sla.columns, ['target', 'met', 'breached', 'rate'])
+      assert.deepEqual(sla.rows, [
+        { target: 'first_response', met: 1, breached: 1, rate: 0.5 },
+        { target: 'next_response', met: 0, breached: 1, rate: 0 },
+        { target: 'resolution', met: 1, breached: 0, rate: 1 }
+      ])
+      assert.deepEqual((await r.report(admin, 'sla-attainment', { ...query, group_by: 'category' })).rows.map((row) => [row.group, row.target, row.met, row.breached]), [
+        [d.billing, 'first_response', 1, 1], [d.billing, 'next_response', 0, 1], [d.billing, 'resolution', 1, 0]
+      ])
+      const facts = new Map((await r.tickets(admin, query)).map((f) => [f.ticket_id, f]))
+      assert.deepEqual([t1, t2, t3].map((id) => { const f = facts.get(id); return [f?.first_response_bs, f?.resolution_bs, f?.sla_first_response, f?.sla_next_response, f?.sla_resolution] }), [
+        [5400, 7200, 'breached', null, 'met'],
+        [1200, null, 'met', 'breached', null],
+        [2700, null, null, null, null]
+      ])
+      const csv = toCsv((await r.report(admin, 'sla-attainment', query)).columns, sla.rows)
+      assert.equal(csv, 'target,met,breached,rate\r\nfirst_response,1,1,0.5\r\nnext_response,0,1,0\r\nresolution,1,0,1\r\n')
+      // A rebuild gives the same.
+      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), histograms: await d.store.reports.allHistograms() }
+      await rebuildReports(d.store)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), histograms: await d.store.reports.allHistograms() }, live)
+      await assert.rejects(r.report(admin, 'first-response-time', { ...query, time: 'office' as 'business' }), ValidationError)
     })
 
     it('computes every ticket on its first run over a database that had tickets before the reports (an upgrade)', async (t) => {

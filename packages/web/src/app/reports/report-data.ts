@@ -7,6 +7,9 @@ export interface Report {
   to: string
   time_zone: string
   group_by: string | null
+  /** Response and resolution times: calendar or business time; `estimated` when the percentiles came from histograms. */
+  time?: 'calendar' | 'business'
+  estimated?: boolean
   columns: string[]
   rows: Array<Record<string, string | number | null>>
 }
@@ -17,10 +20,12 @@ export interface ReportFilters {
   time_zone: string
   group_by: '' | 'category' | 'agent' | 'channel'
   interval: 'day' | 'week'
+  /** Response and resolution times in calendar (default) or business time. */
+  time?: 'calendar' | 'business'
   agent?: number
 }
 
-export const METRICS = ['volume', 'first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'satisfaction', 'backlog'] as const
+export const METRICS = ['volume', 'first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'satisfaction', 'backlog', 'sla-attainment'] as const
 export type Metric = typeof METRICS[number]
 
 /** The query string of a report (and of its CSV). */
@@ -28,6 +33,7 @@ export function reportQuery (metric: Metric | 'tickets', f: ReportFilters, csv =
   const params = new URLSearchParams({ from: f.from, to: f.to, time_zone: f.time_zone })
   if (f.group_by !== '' && metric !== 'volume' && metric !== 'tickets') params.set('group_by', f.group_by)
   if (metric === 'volume') params.set('interval', f.interval)
+  if ((metric === 'first-response-time' || metric === 'resolution-time') && f.time === 'business') params.set('time', 'business')
   if (f.agent !== undefined) params.set('agent', String(f.agent))
   if (csv) params.set('format', 'csv')
   return `/reports/${metric}?${params.toString()}`

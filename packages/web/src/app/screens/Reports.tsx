@@ -24,13 +24,13 @@ function summaryRows (reports: Record<string, Report>): Array<{ group: string, c
 
 /**
  * Reports for staff (docs/reports.md): response and resolution times
- * (median and 90th percentile), replies, reopen rate, satisfaction, volume
- * and backlog over a date range in a time zone, grouped by category, agent
+ * (median and 90th percentile, in calendar or business time), replies,
+ * reopen rate, satisfaction, SLA attainment per target, volume and backlog over a date range in a time zone, grouped by category, agent
  * or channel, each downloadable as CSV. Its charts (uPlot) load with this
  * screen only.
  */
 export default function ReportsScreen () {
-  const [filters, setFilters] = useState<ReportFilters>({ from: daysAgo(29), to: daysAgo(0), time_zone: browserZone(), group_by: '', interval: 'day' })
+  const [filters, setFilters] = useState<ReportFilters>({ from: daysAgo(29), to: daysAgo(0), time_zone: browserZone(), group_by: '', interval: 'day', time: 'calendar' })
   const change = (patch: Partial<ReportFilters>) => { setFilters({ ...filters, ...patch }) }
   const names = useAsync(async () => {
     const [categories, agents] = await Promise.all([loadCategories().catch(() => []), loadAgents()])
@@ -64,6 +64,8 @@ export default function ReportsScreen () {
           options={[{ value: '', label: t('reports.noGrouping') }, { value: 'category', label: t('reports.byCategory') }, { value: 'agent', label: t('reports.byAgent') }, { value: 'channel', label: t('reports.byChannel') }]} />
         <Field label={t('reports.interval')} name="interval" value={filters.interval} onValue={(i) => { change({ interval: i as ReportFilters['interval'] }) }}
           options={[{ value: 'day', label: t('reports.daily') }, { value: 'week', label: t('reports.weekly') }]} />
+        <Field label={t('reports.time')} name="time" value={filters.time ?? 'calendar'} onValue={(time) => { change({ time: time as ReportFilters['time'] }) }}
+          options={[{ value: 'calendar', label: t('reports.calendarTime') }, { value: 'business', label: t('reports.businessTime') }]} />
       </form>
       {reports.error !== undefined ? <ErrorBanner error={reports.error} /> : null}
       {data === undefined ? (reports.error === undefined ? <Loading /> : null) : (
@@ -93,6 +95,34 @@ export default function ReportsScreen () {
               ))}
             </tbody>
           </table>
+          {data['first-response-time'].estimated === true || data['resolution-time'].estimated === true ? <p class="muted">{t('reports.estimated')}</p> : null}
+          <h2>{t('reports.sla')}</h2>
+          {data['sla-attainment'].rows.length > 0
+            ? (
+              <table class="report-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{filters.group_by === '' ? '' : t(`reports.group.${filters.group_by}` as MessageKey)}</th>
+                    <th scope="col">{t('reports.slaTarget')}</th>
+                    <th scope="col">{t('reports.met')}</th>
+                    <th scope="col">{t('reports.breached')}</th>
+                    <th scope="col">{t('reports.slaRate')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data['sla-attainment'].rows.map((row) => (
+                    <tr key={`${String(row.group ?? '')}|${String(row.target)}`}>
+                      <th scope="row">{groupName(String(row.group ?? ''))}</th>
+                      <td>{t(`reports.sla.${String(row.target)}` as MessageKey)}</td>
+                      <td>{row.met}</td>
+                      <td>{row.breached}</td>
+                      <td>{formatRate(row.rate)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              )
+            : <p class="muted">{t('reports.noSla')}</p>}
           <h2>{t('reports.volume')}</h2>
           {volume !== undefined && volume.rows.length > 0
             ? (() => {
