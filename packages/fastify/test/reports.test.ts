@@ -42,9 +42,20 @@ eachDialect((dialect) => {
       assert.deepEqual([paged.data.length, paged.meta.next_after], [1, paged.data[0].ticket_id])
       const ticketCsv = await get('/reports/tickets?from=2026-03-01&to=2026-03-31&format=csv')
       const lines = ticketCsv.body.trim().split('\r\n')
-      assert.equal(lines[0], 'ticket_id,category_id,agent_id,channel,status,created_at,first_response_at,resolved_at,first_response_s,resolution_s,replies,reopens,rating')
+      assert.equal(lines[0], 'ticket_id,category_id,agent_id,channel,status,created_at,first_response_at,resolved_at,first_response_s,resolution_s,replies,reopens,rating,' +
+        'first_response_bs,resolution_bs,sla_first_response,sla_next_response,sla_resolution')
       assert.equal(lines.length, 3)
-      assert.equal(lines[1], `${billing.id as number},${d.billing},,api,3,2026-03-02 09:00:00,2026-03-02 09:30:00,2026-03-02 09:30:00,1800,1800,1,0,`)
+      // The default SLA policy (24/7, no targets): business time is calendar time, no verdicts.
+      assert.equal(lines[1], `${billing.id as number},${d.billing},,api,3,2026-03-02 09:00:00,2026-03-02 09:30:00,2026-03-02 09:30:00,1800,1800,1,0,,1800,1800,,,`)
+      assert.deepEqual(rows.data.find((r: { ticket_id: number }) => r.ticket_id === billing.id).first_response_bs, 1800)
+
+      // Business time and SLA attainment over HTTP (no targets on the default policy: no verdicts yet).
+      const business = expectStatus(await get('/reports/resolution-time?from=2026-03-01&to=2026-03-31&time=business'), 200).data
+      assert.deepEqual([business.time, business.estimated, business.rows], ['business', false, [{ tickets: 1, mean_s: 1800, median_s: 1800, p90_s: 1800 }]])
+      const sla = expectStatus(await get('/reports/sla-attainment?from=2026-03-01&to=2026-03-31&group_by=agent'), 200).data
+      assert.deepEqual([sla.columns, sla.rows], [['group', 'target', 'met', 'breached', 'rate'], []])
+      assert.equal((await get('/reports/sla-attainment?from=2026-03-01&to=2026-03-31&format=csv')).body, 'target,met,breached,rate\r\n')
+      expectValidation(await get('/reports/first-response-time?from=2026-03-01&to=2026-03-31&time=office'), 'time')
 
       // The agent sees Billing only; customers are refused; the setting keeps reports to administrators.
       const agentVolume = expectStatus(await get('/reports/volume?from=2026-03-01&to=2026-03-31', d.agent.token), 200).data
