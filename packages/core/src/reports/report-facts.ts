@@ -80,7 +80,7 @@ export function slaVerdict (state: Pick<TicketSlaState, 'targets' | 'announced'>
   const record = state.targets[target]
   if (record === null || record === undefined) return null
   const told = state.announced[target]
-  const announced = told !== undefined && told.breach && record.due_at !== null && told.due_at === record.due_at
+  const announced = told?.breach === true && record.due_at !== null && told.due_at === record.due_at
   if (target === 'next_response') {
     if ((record.breached_cycles ?? 0) > 0 || record.breached || announced) return 'breached'
     return (record.cycles ?? 0) > 0 && record.state !== 'running' && record.state !== 'paused' ? 'met' : null
