@@ -430,6 +430,8 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       const histogram = await histogramCells(scope, metric, dim, groupBy !== null)
       let count = 0
       for (const cells of histogram.values()) for (const n of cells.counts.values()) count += n
+      // The counts are exact: none in the histograms is none in the facts (e.g. business time without SLA calendars).
+      if (count === 0) return { stats: [], estimated: false }
       // Few enough to read them all: exact (a short range, a narrow filter).
       if (count <= options.exactUpTo) return { stats: await exactDurations(scope, metric, groupBy), estimated: false }
       const stats: DurationStats[] = []
