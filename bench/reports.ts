@@ -34,7 +34,9 @@ const { values } = parseArgs({
     writes: { type: 'string', default: '300' },
     reseed: { type: 'boolean', default: false },
     // Time the reports on rollups already built (a second run on the same database): no rebuild.
-    'skip-rebuild': { type: 'boolean', default: false }
+    'skip-rebuild': { type: 'boolean', default: false },
+    // The range's last day (default: the newest update): a second run keeps the first run's range, which its writes moved.
+    to: { type: 'string' }
   }
 })
 const sizes = (values.size ?? '10k').split(',')
@@ -136,7 +138,7 @@ for (const db of dbs) {
       const customer = await store.users.findById(customerRow.id) as User
       const range = await store.knex('tickets').min({ from: 'created_at' }).max({ to: 'updated_at' }).first() as { from: string, to: string }
       // The seeded span, or its last 730 days (a report's limit) when longer.
-      const to = String(range.to).slice(0, 10)
+      const to = values.to ?? String(range.to).slice(0, 10)
       const earliest = new Date(Date.parse(`${to}T00:00:00Z`) - 730 * 86_400_000).toISOString().slice(0, 10)
       const first = String(range.from).slice(0, 10)
       const query: ReportQuery = { from: [first, earliest].sort()[1] ?? first, to }
