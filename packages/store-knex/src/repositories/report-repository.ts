@@ -444,7 +444,9 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     },
 
     async backlog (scope, groupBy, asOf) {
-      const group = groupColumn(groupBy, 'facts')
+      // SQLite: a unary plus (a no-op there) keeps the grouping from choosing the category or agent index, which
+      // with statistics it did, reading every fact (2.5 s at 1M) instead of the open ones through the covering index.
+      const group = `${ctx.dialect.name === 'sqlite' ? '+' : ''}${groupColumn(groupBy, 'facts')}`
       const now = parseDateTime(asOf)
       const edges = BACKLOG_BUCKETS.slice(1).map((b) => formatDateTime(new Date(now - b.minDays * 86_400_000)))
       const cases = BACKLOG_BUCKETS.slice(0, -1).map((b) => `when created_at > ? then '${b.name}'`).join(' ')
