@@ -59,6 +59,18 @@ export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancel
 
 export const WEBHOOK_DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled']
 
+/** Webhook endpoints (`GET /webhooks`, administrators): paged like every list. */
+export const webhookList = defineList({
+  resource: 'webhooks',
+  includes: [],
+  sorts: ['id', 'created_at', 'url'],
+  defaultSort: 'id',
+  keyTypes: { id: 'int', created_at: 'datetime', url: 'string' },
+  partialFilters: ['url', 'description'],
+  /** `active`: 1 for endpoints that receive events, 0 for switched-off ones. */
+  exactFilters: ['active']
+})
+
 /** An endpoint's deliveries, newest first (`GET /webhooks/{id}/deliveries`): paged like every list. */
 export const webhookDeliveryList = defineList({
   resource: 'webhook deliveries',
