@@ -64,8 +64,9 @@ export default function Inbox () {
     per_page: PER_PAGE,
     cursor
   })
+  // A view's own edits reload the list; its counts refreshing (a built-in view's times moving on) do not.
   const tickets = useAsync(async () => waitingForViews ? await new Promise<Page<Ticket>>(() => {}) : await loadPage(),
-    [status, category, assigned, priority, sort, appliedSearch, appliedTag, cursor, view, waitingForViews, activeView?.query])
+    [status, category, assigned, priority, sort, appliedSearch, appliedTag, cursor, view, waitingForViews, activeView?.id, activeView?.updated_at])
   // The list follows the event stream; new tickets wait behind a bar while the agent is scrolled down or working in the list.
   const live = useLiveTickets(tickets.data, {
     refetch: loadPage,
