@@ -10,7 +10,7 @@ import {
 const DOCS_IMAGE = fileURLToPath(new URL('../../../../docs/images/console-live-inbox.png', import.meta.url))
 
 async function viewCount (page: Page, view: string): Promise<number> {
-  return Number((await page.locator(`button[data-view="${view}"] .view-count`).innerText()).replace(/\D+$/, '').trim().split(/\s/)[0])
+  return Number.parseInt(await page.locator(`button[data-view="${view}"] .view-count`).textContent() ?? '', 10)
 }
 
 async function waitForCount (page: Page, view: string, count: number): Promise<void> {
