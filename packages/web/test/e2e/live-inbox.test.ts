@@ -55,6 +55,7 @@ for (const dialect of testDialects()) {
       await bar.waitFor({ timeout: 5000 })
       const heldAfter = Date.now() - created
       assert.ok(heldAfter < 2000, `the "N new" bar appeared after ${heldAfter} ms`)
+      t.diagnostic(`${dialect}: the new ticket showed after ${shownAfter} ms, the bar after ${heldAfter} ms`)
       assert.equal(await second.page.getByRole('link', { name: `#${ticket.id} Live question` }).count(), 0, 'held back while scrolled')
       assert.ok(await second.page.evaluate(() => window.scrollY) > 0, 'the list did not jump')
 
