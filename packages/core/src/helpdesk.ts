@@ -14,6 +14,7 @@ import { AttachmentService } from './tickets/attachment-service.js'
 import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
 import { MacroService } from './macros/macro-service.js'
+import { ViewService } from './views/view-service.js'
 import { TriggerService } from './triggers/trigger-service.js'
 import { AutomationService } from './automations/automation-service.js'
 import { AssignmentService } from './assignment/assignment-service.js'
@@ -104,6 +105,8 @@ export interface Helpdesk {
   readonly attachments: AttachmentService
   /** Macros: named sets of ticket actions staff apply in one call (issue 32). */
   readonly macros: MacroService
+  /** Views of the ticket list with their counts (issue 35). */
+  readonly views: ViewService
   /** Triggers: administrators' ordered rules, run in the transaction of each ticket change. */
   readonly triggers: TriggerService
   /** Time-based automations: administrators' rules run by the `automations.run` job. */
@@ -203,6 +206,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     comments,
     attachments,
     macros: new MacroService(context),
+    views: new ViewService(context),
     triggers: new TriggerService(context),
     automations: new AutomationService(context),
     assignment: new AssignmentService(context),

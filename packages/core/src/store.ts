@@ -22,6 +22,7 @@ import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
 import type { SlaRepository } from './sla/sla-store.js'
 import type { MacroRepository } from './macros/macro-store.js'
+import type { ViewRepository } from './views/view-store.js'
 import type { ReportRepository } from './reports/report-store.js'
 import type { TriggerRepository } from './triggers/trigger-store.js'
 import type { AutomationRepository } from './automations/automation-store.js'
@@ -94,6 +95,8 @@ export interface Repositories {
   satisfaction: SatisfactionRepository
   /** Macros: named sets of ticket actions, shared or personal. */
   macros: MacroRepository
+  /** Views of the ticket list: built-in, shared, and each agent's private ones. */
+  views: ViewRepository
   /** Triggers (ordered rules run on ticket changes) and what running them reads. */
   triggers: TriggerRepository
   /** Time-based automations and the marks of what they fired on. */

@@ -35,6 +35,7 @@ import { importRoutes } from './routes/imports/import-routes.js'
 import { healthRoutes } from './routes/health/health-routes.js'
 import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { macroRoutes } from './routes/macros/macro-routes.js'
+import { viewRoutes } from './routes/views/view-routes.js'
 import { triggerRoutes } from './routes/triggers/trigger-routes.js'
 import { automationRoutes } from './routes/automations/automation-routes.js'
 import { assignmentRuleRoutes } from './routes/assignment/assignment-rule-routes.js'
@@ -58,7 +59,7 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, triggerRoutes, automationRoutes, assignmentRuleRoutes,
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, viewRoutes, triggerRoutes, automationRoutes, assignmentRuleRoutes,
   commentRoutes, attachmentRoutes, webhookRoutes, eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes,
   satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes, assignmentRoutes, reportRoutes]
 

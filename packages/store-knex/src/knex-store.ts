@@ -31,6 +31,7 @@ import { createSatisfactionRepository } from './repositories/satisfaction-reposi
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createSlaRepository } from './repositories/sla-repository.js'
+import { createViewRepository } from './repositories/view-repository.js'
 import { createMacroRepository } from './repositories/macro-repository.js'
 import { createReportRepository } from './repositories/report-repository.js'
 import { createTriggerRepository } from './repositories/trigger-repository.js'
@@ -109,6 +110,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   auditLog: createAuditLogRepository,
   sla: createSlaRepository,
   macros: createMacroRepository,
+  views: createViewRepository,
   reports: createReportRepository,
   triggers: createTriggerRepository,
   automations: createAutomationRepository,

@@ -61,6 +61,12 @@ export interface TicketRepository {
    * lower bound (`totalIsLowerBound`).
    */
   list(scope: TicketScope, query: ListQuery): Promise<Page<WithIncludes<Ticket>>>
+  /**
+   * How many tickets `list` would page through for the query's filters
+   * (sort, page and includes ignored): from the counts when the filters
+   * allow, else one count that stops at a limit (`lowerBound` then).
+   */
+  count(scope: TicketScope, query: ListQuery): Promise<{ total: number, lowerBound: boolean }>
   /** The query's includes for one ticket the caller may see. */
   withIncludes(ticket: Ticket, scope: TicketScope, query: ListQuery): Promise<WithIncludes<Ticket>>
   /**

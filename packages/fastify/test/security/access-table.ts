@@ -298,6 +298,18 @@ export const accessTable: AccessRow[] = [
   row('DELETE /macros/:id', 'category', [401, 403, 403, 403, 403, 200], async ({ w }) => ({
     url: `/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Shared', shared: true, actions: [{ type: 'set_status', value: 2 }] })).id}`
   })),
+  row('GET /views', 'category', [401, 403, 403, 200, 200, 200], () => ({ url: '/views?include=count' })),
+  row('GET /views/:id', 'category', [401, 403, 403, 404, 200, 404], async ({ w }) => ({
+    url: `/views/${(await w.h.helpdesk.views.create(w.privileged.category.user, { name: 'Mine', filters: { status: '1' } })).id}`
+  })),
+  row('POST /views', 'category', [401, 403, 403, 201, 201, 201], () => ({ url: '/views', payload: { name: 'Mine', filters: { status: '1,2' } } })),
+  row('PATCH|POST /views/:id', 'category', [401, 403, 403, 403, 200, 200], async ({ w }) => ({
+    url: `/views/${(await w.h.helpdesk.views.create(w.privileged.category.user, { name: 'Team', shared: true })).id}`,
+    payload: { name: 'Team view' }
+  })),
+  row('DELETE /views/:id', 'category', [401, 403, 403, 403, 200, 200], async ({ w }) => ({
+    url: `/views/${(await w.h.helpdesk.views.create(w.privileged.category.user, { name: 'Team', shared: true })).id}`
+  })),
   row('POST /tickets/:id/macros/:macro_id', 'category', [401, 403, 403, 404, 200, 200], async ({ w }) => ({
     url: `/tickets/${await w.fresh.ticket()}/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Urgent', shared: true, actions: [{ type: 'set_priority', value: 'urgent' }] })).id}`
   })),

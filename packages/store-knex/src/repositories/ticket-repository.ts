@@ -18,7 +18,7 @@ import { peopleByIds } from './customer-note-repository.js'
 import { PointReads } from './point-reads.js'
 import { insertId, insertMany, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
-import { listTickets } from './ticket-list.js'
+import { countTickets, listTickets } from './ticket-list.js'
 import { UNASSIGNED } from './ticket-counts.js'
 import { indexTickets, ownerContains } from './ticket-search.js'
 import { setTicketTags, ticketTagsInclude, ticketTagsOf, wherePriorityIn, whereTaggedAny } from './ticket-tags.js'
@@ -199,6 +199,9 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
     },
     async list (scope, query: ListQuery): Promise<Page<Item>> {
       return await listTickets(ctx, scope, query, ticketMapping(ctx, scope))
+    },
+    async count (scope, query) {
+      return await countTickets(ctx, scope, query, ticketMapping(ctx, scope))
     },
     async withIncludes (ticket, scope, query) {
       const item = { ...ticket } as Item

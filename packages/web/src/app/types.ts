@@ -64,3 +64,9 @@ export type HistoryEntry = Static<typeof shapes.TicketHistoryEntry>
 
 /** One entry of `GET /audit-log`. */
 export type AuditEntry = Static<typeof shapes.AuditEntry>
+
+/** A view of the ticket list (`GET /views`): built-in or saved, with `count` when asked for. */
+export type TicketListView = Static<typeof shapes.View>
+
+/** The data of a `ticket` event of `/events`: the ticket's state after a change the viewer may see. */
+export type TicketStreamData = import('@helpdesk/core').TicketStreamData
