@@ -64,3 +64,7 @@ export type HistoryEntry = Static<typeof shapes.TicketHistoryEntry>
 
 /** One entry of `GET /audit-log`. */
 export type AuditEntry = Static<typeof shapes.AuditEntry>
+
+/** One ticket's outcome of `POST /tickets/bulk`. */
+export type BulkOutcome = Static<typeof shapes.BulkTicketOutcome>
+export type BulkAction = Static<typeof shapes.BulkTicketAction>

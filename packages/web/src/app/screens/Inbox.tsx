@@ -15,6 +15,8 @@ import type { Ticket } from '../types.js'
 import { SlaBadge } from '../components/SlaBadge.js'
 import { breachingSoonFilter, SLA_VIEWS } from './inbox-sla-view.js'
 import { PriorityBadge, PRIORITIES, priorityLabel, TagChips } from '../components/TicketLabels.js'
+import { BulkBar, SelectAllCheckbox, SelectRowCheckbox } from '../components/BulkBar.js'
+import { useSelectionShortcut, useTicketSelection } from '../components/ticket-selection.js'
 
 const PER_PAGE = 25
 
@@ -61,6 +63,9 @@ export default function Inbox () {
   useEffect(() => { setSelected(0) }, [tickets.data])
 
   const rows = tickets.data?.data ?? []
+  // Bulk actions (components/BulkBar.tsx): the page's rows picked by checkbox, shift-click or `x`.
+  const selection = useTicketSelection(rows.map((ticket) => ticket.id))
+  useSelectionShortcut(selection, selected)
   // The ticket page steps through this list (`j` / `k`).
   useEffect(() => { if (tickets.data !== undefined) rememberInboxOrder(tickets.data.data.map((ticket) => ticket.id)) }, [tickets.data])
 
@@ -127,11 +132,13 @@ export default function Inbox () {
       <ErrorBanner error={tickets.error} />
       {tickets.loading && tickets.data === undefined ? <Loading /> : null}
       {tickets.data !== undefined && rows.length === 0 ? <p role="status">{t('inbox.empty')}</p> : null}
+      <BulkBar selection={selection} rows={rows} onChanged={tickets.reload} />
       {rows.length > 0
         ? (
           <table class="ticket-table" aria-label={t('inbox.listLabel')} aria-busy={tickets.loading}>
             <thead>
               <tr>
+                <th scope="col" class="select-cell"><SelectAllCheckbox selection={selection} count={rows.length} /></th>
                 <th scope="col">{t('inbox.col.ticket')}</th>
                 <th scope="col">{t('inbox.col.customer')}</th>
                 <th scope="col">{t('inbox.col.status')}</th>
@@ -146,7 +153,8 @@ export default function Inbox () {
               {rows.map((ticket, index) => {
                 const unread = isUnread(ticket.updated_at, ticket.last_read_by_me)
                 return (
-                  <tr key={ticket.id} class={`${index === selected ? 'selected' : ''}${unread ? ' unread' : ''}`}>
+                  <tr key={ticket.id} class={`${index === selected ? 'selected' : ''}${unread ? ' unread' : ''}${selection.has(ticket.id) ? ' checked' : ''}`}>
+                    <td class="select-cell"><SelectRowCheckbox selection={selection} ticket={ticket} index={index} onFocus={() => { setSelected(index) }} /></td>
                     <td data-label={t('inbox.col.ticket')}>
                       {unread ? <span class="unread-dot" title={t('inbox.unread')}><span class="visually-hidden">{t('inbox.unread')}: </span></span> : null}
                       <Link class="ticket-link" href={`/tickets/${ticket.id}`} onFocus={() => { setSelected(index) }}>
