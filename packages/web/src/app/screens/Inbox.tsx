@@ -18,7 +18,7 @@ import { PriorityBadge, PRIORITIES, priorityLabel, TagChips } from '../component
 import { BulkBar, SelectAllCheckbox, SelectRowCheckbox } from '../components/BulkBar.js'
 import { useSelectionShortcut, useTicketSelection } from '../components/ticket-selection.js'
 
-const PER_PAGE = 25
+const PER_PAGE = 50
 
 export default function Inbox () {
   const { user } = useSession()
