@@ -38,6 +38,7 @@ for (const dialect of testDialects()) {
       // The docs' picture (docs/console-app.md): the bar over a range of checked rows, as the window shows it.
       if (dialect === 'sqlite') {
         await page.mouse.move(0, 0)
+        await page.evaluate('window.scrollTo(0, 0)')
         await page.screenshot({ path: DOCS_IMAGE })
       }
 
