@@ -29,12 +29,17 @@ for (const dialect of testDialects()) {
       const box = (n: number) => page.getByRole('checkbox', { name: `Select #${ids[n]} Bulk ${String(n).padStart(2, '0')}` })
       await box(49).waitFor()
       const bar = page.getByRole('region', { name: 'Bulk actions' })
+      /** Waits until row n's box is (un)checked: the page renders a moment after the key or click. */
+      const expectChecked = async (n: number, expected: boolean, what: string) => {
+        for (let i = 0; i < 50 && await box(n).isChecked() !== expected; i++) await new Promise((resolve) => setTimeout(resolve, 100))
+        assert.equal(await box(n).isChecked(), expected, what)
+      }
 
       // Shift-click selects a range: rows 2 to 6.
       await box(2).click()
       await box(6).click({ modifiers: ['Shift'] })
-      for (let n = 0; n < 8; n++) assert.equal(await box(n).isChecked(), n >= 2 && n <= 6, `row ${n} after the shift-click`)
       await bar.getByText('5 selected').waitFor()
+      for (let n = 0; n < 8; n++) assert.equal(await box(n).isChecked(), n >= 2 && n <= 6, `row ${n} after the shift-click`)
       // The docs' picture (docs/console-app.md): the bar over a range of checked rows, as the window shows it.
       if (dialect === 'sqlite') {
         await page.mouse.move(0, 0)
@@ -45,13 +50,15 @@ for (const dialect of testDialects()) {
       // `x` toggles the focused row: j/k move the focus, x adds row 0 and removes it again.
       await page.getByRole('link', { name: `#${ids[0]} Bulk 00` }).focus()
       await page.keyboard.press('x')
-      assert.equal(await box(0).isChecked(), true)
       await bar.getByText('6 selected').waitFor()
+      await expectChecked(0, true, 'x checks the focused row')
       await page.keyboard.press('x')
-      assert.equal(await box(0).isChecked(), false)
+      await bar.getByText('5 selected').waitFor()
+      await expectChecked(0, false, 'x again unchecks it')
       await page.keyboard.press('j')
+      await page.getByRole('link', { name: `#${ids[1]} Bulk 01` }).and(page.locator(':focus')).waitFor()
       await page.keyboard.press('x')
-      assert.equal(await box(1).isChecked(), true, 'x on the row j moved to')
+      await expectChecked(1, true, 'x on the row j moved to')
       await page.keyboard.press('?')
       const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
       await help.getByText('Select or unselect the focused ticket (shift-click a box selects a range)').waitFor()

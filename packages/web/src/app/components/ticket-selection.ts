@@ -73,7 +73,10 @@ export function useSelectionShortcut (selection: TicketSelection, focused: numbe
         (target.tagName === 'INPUT' && (target as HTMLInputElement).type !== 'checkbox'))
       if (typing) return
       event.preventDefault()
-      selection.toggle(focused, false)
+      // The row holding the focus (its link or box) when there is one: its focus handler's state may not have rendered yet.
+      const row = target?.closest('.ticket-table tbody tr')
+      const index = row instanceof HTMLTableRowElement ? row.sectionRowIndex : focused
+      selection.toggle(index, false)
     }
     window.addEventListener('keydown', onKey)
     return () => { window.removeEventListener('keydown', onKey) }
