@@ -7,7 +7,7 @@ import { staffCategoryCounts, type Category } from '../categories/category.js'
 import type { TicketScope } from '../tickets/ticket-policy.js'
 import type { Ticket } from '../tickets/ticket.js'
 import { noPermissions, Role, type User } from '../users/user.js'
-import { conformanceClock, everything, newTicket, person, query, type ConformanceContext, type ConformanceStore, type WithStore } from './conformance-support.js'
+import { aTicket, conformanceClock, everything, newTicket, person, query, type ConformanceContext, type ConformanceStore, type WithStore } from './conformance-support.js'
 import { eventLogConformance } from './event-log-conformance.js'
 import { jobStoreConformance } from './job-store-conformance.js'
 import { mailStoreConformance } from './mail-store-conformance.js'
@@ -84,6 +84,18 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
           const before = statements?.() ?? 0
           assert.deepEqual(await store.users.findMany([bob.id, 987654, ada.id]), [bob, ada])
           if (statements !== undefined) assert.equal(statements() - before, 1)
+        })
+      })
+
+      it('tickets.findByIds: the tickets of the ids that exist, as findById reads them, in one query', async () => {
+        await withStore(async ({ store, statements }) => {
+          const { ticketId: first } = await aTicket(store, 'first@example.com')
+          const { ticketId: second } = await aTicket(store, 'second@example.com')
+          assert.deepEqual(await store.tickets.findByIds([]), [])
+          const before = statements?.() ?? 0
+          const found = await store.tickets.findByIds([second, 987654, first])
+          if (statements !== undefined) assert.equal(statements() - before, 1)
+          assert.deepEqual(found.sort((a, b) => a.id - b.id), [await store.tickets.findById(first), await store.tickets.findById(second)])
         })
       })
 

@@ -7,8 +7,9 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { ensure } from '../users/user-policy.js'
 import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
-import { isStaff, Role, UserStatus, type PersonSummary } from '../users/user.js'
+import { isStaff, Role, UserStatus, type PersonSummary, type User } from '../users/user.js'
 import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
+import { applyBulkTicketAction, type BulkTicketInput, type BulkTicketOutcome } from './bulk-ticket-actions.js'
 import { removeFiles } from './attachment-service.js'
 import { checkFieldAnswers, checkPurchaseCode } from './ticket-fields.js'
 import { changedFields, ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketCreatedByAgentEvent, type TicketCreatedEvent, type TicketDeletedEvent, type TicketUpdatedEvent } from './ticket-events.js'
@@ -144,6 +145,12 @@ export class TicketService {
   async update (caller: ActorInput, id: number, input: TicketUpdateInput): Promise<Ticket> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
+    return await this.updateVisible(actor, ticket, input)
+  }
+
+  /** `update` of a ticket already found visible to `actor` (also the bulk actions' way in, bulk-ticket-actions.ts). */
+  async updateVisible (actor: PersonActor, ticket: Ticket, input: TicketUpdateInput): Promise<Ticket> {
+    const id = ticket.id
     const rights = ticketEditRights(actor, ticket)
     ensure(rights !== 'none')
     if (rights === 'text' && (input.category !== undefined || input.status !== undefined || input.private !== undefined ||
@@ -210,10 +217,26 @@ export class TicketService {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     ensure(canAssignTickets(actor))
+    const agent = await this.assignableAgent(agentId)
+    return await this.assignVisible(actor, ticket, agent, await this.ctx.store.users.staffOfCategory(ticket.category_id))
+  }
+
+  /** The agent a ticket may be assigned to, as far as the agent alone decides (422 on `key` otherwise). */
+  async assignableAgent (agentId: number, key = 'agent'): Promise<User> {
     const agent = await this.ctx.store.users.findById(agentId)
-    if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) throw ValidationError.field('agent', 'The selected agent is invalid.')
-    if (!canAssignTo(actor, agent, await this.ctx.store.users.staffOfCategory(ticket.category_id))) {
-      throw ValidationError.field('agent', 'The selected agent does not work in the ticket\'s category.')
+    if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) throw ValidationError.field(key, 'The selected agent is invalid.')
+    return agent
+  }
+
+  /**
+   * `assign` of a ticket already found visible to `actor`, to an `assignableAgent`;
+   * `categoryStaff` is `staffOfCategory` of the ticket's category.
+   */
+  async assignVisible (actor: PersonActor, ticket: Ticket, agent: User, categoryStaff: ReadonlyArray<Pick<User, 'id'>>, key = 'agent'): Promise<Ticket> {
+    const id = ticket.id
+    ensure(canAssignTickets(actor))
+    if (!canAssignTo(actor, agent, categoryStaff)) {
+      throw ValidationError.field(key, 'The selected agent does not work in the ticket\'s category.')
     }
     if (ticket.assigned_agent_id === agent.id) return ticket
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
@@ -235,6 +258,12 @@ export class TicketService {
   async unassign (caller: ActorInput, id: number): Promise<Ticket> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
+    return await this.unassignVisible(actor, ticket)
+  }
+
+  /** `unassign` of a ticket already found visible to `actor`. */
+  async unassignVisible (actor: PersonActor, ticket: Ticket): Promise<Ticket> {
+    const id = ticket.id
     ensure(canAssignTickets(actor))
     if (ticket.assigned_agent_id === null) return ticket
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
@@ -258,6 +287,12 @@ export class TicketService {
   async delete (caller: ActorInput, id: number): Promise<void> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
+    await this.deleteVisible(actor, ticket)
+  }
+
+  /** `delete` of a ticket already found visible to `actor`. */
+  async deleteVisible (actor: PersonActor, ticket: Ticket): Promise<void> {
+    const id = ticket.id
     ensure(canDeleteTickets(actor))
     const fileNames = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const names = await tx.attachments.fileNamesOfTicket(id)
@@ -268,6 +303,11 @@ export class TicketService {
     })
     // Files go once the rows are gone for good: a crash here leaves an orphan file, never a dangling row.
     await removeFiles(this.ctx.files, fileNames)
+  }
+
+  /** `POST /tickets/bulk`: one action on many tickets, each in its own transaction (bulk-ticket-actions.ts). */
+  async bulk (caller: ActorInput, input: BulkTicketInput): Promise<BulkTicketOutcome[]> {
+    return await applyBulkTicketAction(this.ctx, this, caller, input)
   }
 
   /**

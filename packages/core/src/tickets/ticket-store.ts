@@ -40,6 +40,8 @@ export type TicketPatch = Partial<Pick<Ticket,
 
 export interface TicketRepository {
   findById(id: number): Promise<Ticket | null>
+  /** Those of `ids` that exist, in one query, in no particular order (bulk actions). */
+  findByIds(ids: number[]): Promise<Ticket[]>
   /** Inserts the ticket and its search document. */
   create(ticket: NewTicket): Promise<Ticket>
   /**

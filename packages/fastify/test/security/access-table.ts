@@ -91,6 +91,14 @@ function emailsFollowContract (cell: Cell, body: unknown): string | null {
   return null
 }
 
+/** `POST /tickets/bulk`'s one outcome: done for staff who see the ticket, "not found" for the agent outside its category. */
+function bulkOutcomesFollowAccess (cell: Cell, body: unknown): string | null {
+  const [outcome] = (body as { data: Array<{ status: string, error?: { code: string } }> }).data
+  const expected = cell.actor === 'agent' ? 'HD_NOT_FOUND' : 'ok'
+  const got = outcome?.status === 'ok' ? 'ok' : outcome?.error?.code
+  return got === expected ? null : `bulk outcome ${String(got)}, expected ${expected}`
+}
+
 const isStaff = (cell: Cell): boolean => ['agent', 'privileged', 'admin'].includes(cell.actor)
 
 // Columns:                  anon owner other agent priv admin
@@ -390,6 +398,11 @@ export const accessTable: AccessRow[] = [
   row('GET /tickets/:id/assignees', 'assign_tickets', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/assignees` })),
   row('GET /tickets/:id/assignees', 'category', [401, 403, 404, 404, 403, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/assignees` })),
   row('DELETE /tickets/:id', 'delete_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}` })),
+  // Bulk actions are staff's: customers are refused whole; each ticket is then checked as its own route would, so the agent
+  // outside the category gets 200 with a "not found" outcome for it and the ticket stays as it was.
+  row('POST /tickets/bulk', 'category', [401, 403, 403, 200, 200, 200], async ({ w }) => ({
+    url: '/tickets/bulk', payload: { ids: [await w.fresh.ticket()], action: { status: 2 } }
+  }), bulkOutcomesFollowAccess),
   // History: the owner (public changes) and staff who see the ticket; another customer reading a public ticket gets 404.
   row('GET /tickets/:id/history', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/history` })),
   row('GET /tickets/:id/history', 'category', [401, 200, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/history` })),

@@ -169,6 +169,10 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       const row = ctx.ticketsById !== undefined ? await ctx.ticketsById.get(id) : (await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id]))[0] ?? null
       return row === null ? null : ticketFromRow(row)
     },
+    async findByIds (ids) {
+      if (ids.length === 0) return []
+      return (await rowsByIds<TicketRow>(db, 'tickets', ticketColumns, ids)).map(ticketFromRow)
+    },
     async create (ticket) {
       const row = rowFromNewTicket(ticket, now(ctx))
       const id = await insertId(db('tickets').insert({ ...row, status_changed_at: row.created_at }))

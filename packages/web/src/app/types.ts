@@ -70,3 +70,7 @@ export type TicketListView = Static<typeof shapes.View>
 
 /** The data of a `ticket` event of `/events`: the ticket's state after a change the viewer may see. */
 export type TicketStreamData = import('@helpdesk/core').TicketStreamData
+
+/** One ticket's outcome of `POST /tickets/bulk`. */
+export type BulkOutcome = Static<typeof shapes.BulkTicketOutcome>
+export type BulkAction = Static<typeof shapes.BulkTicketAction>

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify'
+import { Type } from '@sinclair/typebox'
 import { ticketList, type Ticket as TicketEntity } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
-  AssignBody, Data, IdParams, listQuerystring, Paged, presentTicket, responses, Success, Ticket, TicketCreate, TicketUpdate, viewQuerystring
+  AssignBody, BulkTicketOutcome, BulkTicketRequest, Data, presentBulkTicketOutcome, IdParams, listQuerystring, Paged, presentTicket, responses, Success, Ticket, TicketCreate, TicketUpdate, viewQuerystring
 } from '@helpdesk/shapes'
 
 export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
@@ -38,6 +39,24 @@ export function ticketRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteConte
     }
   }, async (request, reply) => {
     return await reply.code(201).send({ data: present(request)(await tickets.create(actorOf(request), request.body)) })
+  })
+
+  app.post('/tickets/bulk', {
+    schema: {
+      tags,
+      summary: 'Apply one action to many tickets (staff)',
+      description: 'Assign or unassign, change the status, close, set the priority, add or remove tags, or delete, for up to 100 tickets at once. ' +
+        'Each ticket is checked and written on its own, in its own transaction, exactly as its single-ticket route would: a ticket that is ' +
+        'missing or invisible to the caller, that the caller may not change, or that fails validation gets an `error` outcome (with the code ' +
+        'and message that route would have answered) and the others go on. The answer is 200 with one outcome per id, in request order. ' +
+        'Customers get 403; a malformed body (no ids, more than 100, a repeated id, not exactly one action) is a 422 and changes nothing.',
+      body: BulkTicketRequest,
+      response: responses({ 200: Data(Type.Array(BulkTicketOutcome)) })
+    }
+  }, async (request) => {
+    const outcomes = await tickets.bulk(actorOf(request), request.body)
+    const onUnexpected = (error: unknown) => { request.log.error({ err: error }, 'bulk ticket action failed') }
+    return { data: outcomes.map((outcome) => presentBulkTicketOutcome(outcome, present(request), onUnexpected)) }
   })
 
   app.route({

@@ -18,8 +18,10 @@ import { PriorityBadge, PRIORITIES, priorityLabel, TagChips } from '../component
 import { findView, useViews, viewParam, ViewsNav } from '../components/ViewsNav.js'
 import { streamMatcher, useLiveTickets } from '../live-tickets.js'
 import { fieldsOfView, INBOX_DEFAULTS, ticketFilters, type InboxFields } from './inbox-views.js'
+import { BulkBar, SelectAllCheckbox, SelectRowCheckbox } from '../components/BulkBar.js'
+import { useSelectionShortcut, useTicketSelection } from '../components/ticket-selection.js'
 
-const PER_PAGE = 25
+const PER_PAGE = 50
 
 export default function Inbox () {
   const { user } = useSession()
@@ -51,6 +53,7 @@ export default function Inbox () {
   const cursor = cursors[cursors.length - 1] ?? ''
   const [selected, setSelected] = useState(0)
   const list = useRef<HTMLTableSectionElement>(null)
+  const selectedCount = useRef(0)
 
   const categories = useAsync(async () => await loadCategories(), [])
   const listFilter: Record<string, string> = activeView !== undefined
@@ -72,7 +75,8 @@ export default function Inbox () {
     refetch: loadPage,
     hold: () => {
       const table = list.current?.closest('table')
-      return (table !== null && table !== undefined && table.getBoundingClientRect().top < 0) || (list.current?.contains(document.activeElement) ?? false)
+      return (table !== null && table !== undefined && table.getBoundingClientRect().top < 0) || (list.current?.contains(document.activeElement) ?? false) ||
+        selectedCount.current > 0
     },
     matches: streamMatcher(listFilter),
     atStart: cursor === '',
@@ -83,6 +87,11 @@ export default function Inbox () {
   useEffect(() => { setSelected(0) }, [tickets.data])
 
   const rows = live.rows
+  // Bulk actions (components/BulkBar.tsx): the page's rows picked by checkbox, shift-click or `x`.
+  const selection = useTicketSelection(rows.map((ticket) => ticket.id))
+  useSelectionShortcut(selection, selected)
+  // While tickets are selected, new ones wait behind the bar (the selection's rows stay where they are).
+  selectedCount.current = selection.ids.length
   // The ticket page steps through this list (`j` / `k`).
   useEffect(() => { if (tickets.data !== undefined) rememberInboxOrder(rows.map((ticket) => ticket.id)) }, [rows])
 
@@ -159,11 +168,13 @@ export default function Inbox () {
         : null}
       {tickets.loading && tickets.data === undefined ? <Loading /> : null}
       {tickets.data !== undefined && rows.length === 0 ? <p role="status">{t('inbox.empty')}</p> : null}
+      <BulkBar selection={selection} rows={rows} onChanged={tickets.reload} />
       {rows.length > 0
         ? (
           <table class="ticket-table" aria-label={t('inbox.listLabel')} aria-busy={tickets.loading}>
             <thead>
               <tr>
+                <th scope="col" class="select-cell"><SelectAllCheckbox selection={selection} count={rows.length} /></th>
                 <th scope="col">{t('inbox.col.ticket')}</th>
                 <th scope="col">{t('inbox.col.customer')}</th>
                 <th scope="col">{t('inbox.col.status')}</th>
@@ -178,7 +189,8 @@ export default function Inbox () {
               {rows.map((ticket, index) => {
                 const unread = isUnread(ticket.updated_at, ticket.last_read_by_me)
                 return (
-                  <tr key={ticket.id} class={`${index === selected ? 'selected' : ''}${unread ? ' unread' : ''}`}>
+                  <tr key={ticket.id} class={`${index === selected ? 'selected' : ''}${unread ? ' unread' : ''}${selection.has(ticket.id) ? ' checked' : ''}`}>
+                    <td class="select-cell"><SelectRowCheckbox selection={selection} ticket={ticket} index={index} onFocus={() => { setSelected(index) }} /></td>
                     <td data-label={t('inbox.col.ticket')}>
                       {unread ? <span class="unread-dot" title={t('inbox.unread')}><span class="visually-hidden">{t('inbox.unread')}: </span></span> : null}
                       <Link class="ticket-link" href={`/tickets/${ticket.id}`} onFocus={() => { setSelected(index) }}>
