@@ -40,9 +40,12 @@ export function createPresenceRepository (ctx: RepositoryContext, announce: (tic
       return { changed }
     },
     async remove (ticketId, userId, now) {
-      const rows = await db('ticket_presence').where({ ticket_id: ticketId, user_id: userId }).delete().returning('expires_at') as Array<{ expires_at: string }>
-      if (rows.some((row) => row.expires_at > now)) await announce([ticketId])
-      return rows.length > 0
+      const where = { ticket_id: ticketId, user_id: userId }
+      const row = await db('ticket_presence').select('expires_at').where(where).first() as { expires_at: string } | undefined
+      if (row === undefined) return false
+      const deleted = await db('ticket_presence').where(where).delete()
+      if (deleted > 0 && row.expires_at > now) await announce([ticketId])
+      return deleted > 0
     },
     async liveOf (ticketIds, now) {
       if (ticketIds.length === 0) return []
