@@ -117,6 +117,7 @@ function initials (entry: Entry): string {
 /** "Alice is viewing", "Bob is typing…": a polite live region, so screen readers hear arrivals without losing their place. */
 export function PresenceBar ({ others }: { others: Entry[] }) {
   const shown = others.slice(0, 4)
+  const more = others.length - shown.length
   return (
     <div class="presence" role="status" aria-live="polite" aria-label={t('presence.region')}>
       {shown.length > 0
@@ -128,7 +129,7 @@ export function PresenceBar ({ others }: { others: Entry[] }) {
                 {' '}{t(entry.state === 'typing' ? 'presence.typing' : 'presence.viewing', { name: personName(entry.user) })}
               </li>
             ))}
-            {others.length > shown.length ? <li class="muted">{t('presence.more', { count: others.length - shown.length })}</li> : null}
+            {more !== 0 ? <li class="muted">{t('presence.more', { count: more })}</li> : null}
           </ul>
           )
         : null}
