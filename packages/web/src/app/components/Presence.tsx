@@ -67,14 +67,18 @@ export function usePresence (ticketId: number, enabled: boolean): { others: Entr
     const pagehide = () => { leave() }
     // Back from the back/forward cache: present again.
     const pageshow = (event: PageTransitionEvent) => { if (event.persisted) { left = false; void beat() } }
+    // A background tab's timers may be slowed to once a minute: beat again as soon as it is shown.
+    const shown = () => { if (document.visibilityState === 'visible' && !left) void beat() }
     window.addEventListener('pagehide', pagehide)
     window.addEventListener('pageshow', pageshow)
+    document.addEventListener('visibilitychange', shown)
     return () => {
       clearInterval(timer)
       clearTimeout(idleTimer.current)
       stopListening()
       window.removeEventListener('pagehide', pagehide)
       window.removeEventListener('pageshow', pageshow)
+      document.removeEventListener('visibilitychange', shown)
       leave()
     }
   }, [ticketId, enabled, beat, accept])
