@@ -23,6 +23,10 @@ export function createPresenceRepository (ctx: RepositoryContext, announce: (tic
   const { db, dialect } = ctx
   return {
     async upsert (entry, now) {
+      // Most beats change nothing others see: one statement extends a live row in the same state.
+      const where = { ticket_id: entry.ticket_id, user_id: entry.user_id, state: entry.state }
+      const extended = await db('ticket_presence').where(where).where('expires_at', '>', now).update({ expires_at: entry.expires_at })
+      if (extended > 0) return { changed: false }
       const before = await db('ticket_presence').select('state', 'expires_at')
         .where({ ticket_id: entry.ticket_id, user_id: entry.user_id }).first() as { state: string, expires_at: string } | undefined
       const live = before !== undefined && before.expires_at > now
