@@ -52,6 +52,7 @@ import { registerSla } from './sla/sla-jobs.js'
 import type { SlaService } from './sla/sla-service.js'
 import { ReportService } from './reports/report-service.js'
 import { recordTicketChannel } from './reports/report-jobs.js'
+import { PresenceService } from './presence/presence-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -139,6 +140,8 @@ export interface Helpdesk {
   readonly sla: SlaService
   /** Reports over the rollups the `reports.update` job maintains (docs/reports.md). */
   readonly reports: ReportService
+  /** Who else is viewing or typing on a ticket (staff only), across instances; `presence.prune` drops expired rows. */
+  readonly presence: PresenceService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -218,9 +221,10 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     auditLog: new AuditLogService(context),
     sla,
     reports: new ReportService(context),
+    presence: new PresenceService(context),
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
-      ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
+      ...streamOptions, clock: context.clock, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
     })
   }
   // Every job handler of core, in one place; the channels' (webhook delivery) join them where the workers start.

@@ -27,6 +27,7 @@ import type { ReportRepository } from './reports/report-store.js'
 import type { TriggerRepository } from './triggers/trigger-store.js'
 import type { AutomationRepository } from './automations/automation-store.js'
 import type { AssignmentRepository } from './assignment/assignment.js'
+import type { PresenceRepository } from './presence/presence-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -111,6 +112,8 @@ export interface Repositories {
   sla: SlaRepository
   /** Reports' rollups: per-ticket facts, hourly sums, the updater's cursor; the doors tickets came through. */
   reports: ReportRepository
+  /** Who is viewing or typing on which ticket, kept alive by heartbeats (collision detection). */
+  presence: PresenceRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

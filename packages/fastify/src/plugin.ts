@@ -49,6 +49,7 @@ import { historyRoutes } from './routes/history/history-routes.js'
 import { auditRoutes } from './routes/audit/audit-routes.js'
 import { slaRoutes } from './routes/sla/sla-routes.js'
 import { reportRoutes } from './routes/reports/report-routes.js'
+import { presenceRoutes } from './routes/presence/presence-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,7 +62,7 @@ declare module 'fastify' {
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, viewRoutes, triggerRoutes, automationRoutes, assignmentRuleRoutes,
   commentRoutes, attachmentRoutes, webhookRoutes, eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes,
-  satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes, assignmentRoutes, reportRoutes]
+  satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes, assignmentRoutes, reportRoutes, presenceRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

@@ -38,6 +38,7 @@ import { createTriggerRepository } from './repositories/trigger-repository.js'
 import { createAutomationRepository } from './repositories/automation-repository.js'
 import { createAssignmentRepository } from './repositories/assignment-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
+import { createPresenceRepository } from './repositories/presence-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
 export interface KnexStoreOptions {
@@ -79,6 +80,8 @@ interface RepositoryHooks {
   appended: (ids: number[]) => Promise<void>
   /** A job was enqueued. */
   enqueued: () => void
+  /** Presence changed on these tickets. */
+  presenceChanged: (ticketIds: number[]) => Promise<void>
   jobSignal: JobSignal
 }
 
@@ -114,7 +117,8 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   reports: createReportRepository,
   triggers: createTriggerRepository,
   automations: createAutomationRepository,
-  assignment: createAssignmentRepository
+  assignment: createAssignmentRepository,
+  presence: (ctx, hooks) => createPresenceRepository(ctx, hooks.presenceChanged)
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */
@@ -147,6 +151,7 @@ export class KnexStore extends RepositoryFields implements Store {
         else await eventNotifier.announce(knex, ids)
       },
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() },
+      presenceChanged: async (ticketIds) => { await eventNotifier.announcePresence(knex, ticketIds) },
       jobSignal
     }
   }

@@ -15,6 +15,7 @@ import { webhookStoreConformance } from './webhook-store-conformance.js'
 import { signInConformance } from './sign-in-conformance.js'
 import { satisfactionConformance } from './satisfaction-conformance.js'
 import { historyAuditConformance } from './history-audit-conformance.js'
+import { presenceConformance } from './presence-conformance.js'
 
 export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
@@ -491,6 +492,7 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
     eventLogConformance(withStore)
     satisfactionConformance(withStore)
     historyAuditConformance(withStore)
+    presenceConformance(withStore)
   })
 }
 

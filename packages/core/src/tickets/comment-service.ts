@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js'
-import { ForbiddenError, NotFoundError, type FieldErrors } from '../errors.js'
+import { ConflictError, ForbiddenError, NotFoundError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
@@ -31,6 +31,11 @@ export interface CommentInput {
   close?: boolean | undefined
   /** Ids of the caller's own unlinked attachments. */
   attachments?: string[] | undefined
+  /**
+   * Collision check: the id of the newest comment the author had seen when the draft began (0: none).
+   * When someone else has since added a comment the author may see, nothing is written (409 ConflictError).
+   */
+  if_no_comments_after?: number | undefined
 }
 
 /** How a comment is written, besides what it says. */
@@ -80,11 +85,17 @@ export class CommentService {
   async create (caller: ActorInput, ticketId: number, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
     const actor = requirePerson(caller)
     const { store } = this.ctx
-    const { ticket } = await visibleTicket(store, actor, ticketId)
+    const { ticket, scope } = await visibleTicket(store, actor, ticketId)
     if (!canComment(actor, ticket, input.type)) {
       throw new ForbiddenError(isStaff(actor) || ticket.user_id !== actor.id
         ? 'Only the owner of a ticket and staff may comment on it.'
         : 'Customers may only add replies.')
+    }
+    if (input.if_no_comments_after !== undefined) {
+      const newer = await store.comments.idsAfter(ticket, scope.comments, input.if_no_comments_after, actor.id, 100)
+      if (newer.length > 0) {
+        throw new ConflictError(`${newer.length === 1 ? 'A comment was' : `${newer.length} comments were`} added since your draft began (${newer.map((id) => `#${id}`).join(', ')}): read ${newer.length === 1 ? 'it' : 'them'}, then send again without if_no_comments_after.`)
+      }
     }
     return await this.write(actor, ticket, input, options)
   }

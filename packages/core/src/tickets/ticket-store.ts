@@ -104,6 +104,8 @@ export interface CommentRepository {
   list(ticket: Pick<Ticket, 'id' | 'user_id'>, visibility: CommentVisibility, query: ListQuery): Promise<Page<WithIncludes<Comment>>>
   /** The query's includes for one comment the caller may see. */
   withIncludes(comment: Comment, query: ListQuery): Promise<WithIncludes<Comment>>
+  /** Ids of the ticket's comments after `afterId` that `visibility` allows, not written by `exceptUserId`, oldest first, at most `limit`. */
+  idsAfter(ticket: Pick<Ticket, 'id' | 'user_id'>, visibility: CommentVisibility, afterId: number, exceptUserId: number, limit: number): Promise<number[]>
 }
 
 /** A fresh upload: not linked yet. */

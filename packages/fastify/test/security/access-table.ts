@@ -387,6 +387,11 @@ export const accessTable: AccessRow[] = [
   row('PUT /tickets/:id/privacy', 'category', OWNER_AND_CATEGORY, async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}/privacy` })),
   // A public ticket: the other customer reads it but may not make it private.
   row('DELETE /tickets/:id/privacy', 'category', [401, 200, 403, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket({ private: false })}/privacy` })),
+  // Presence (collision detection): staff who may see the ticket; its owner sees it, so 403; others 404.
+  row('GET /tickets/:id/presence', 'category', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/presence` })),
+  row('PUT /tickets/:id/presence', 'category', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/presence`, payload: { state: 'viewing' } })),
+  row('PUT /tickets/:id/presence', 'view_all_tickets', [401, 403, 403, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/presence`, payload: { state: 'typing' } })),
+  row('DELETE /tickets/:id/presence', 'category', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/presence` })),
   row('PUT /tickets/:id/agents', 'assign_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({
     url: `/tickets/${await w.fresh.ticket()}/agents`, payload: { agent: w.privileged.category.user.id }
   })),

@@ -32,6 +32,7 @@ import * as reports from './0031-reports.js'
 import * as triggers from './0037-triggers.js'
 import * as automationsAndAssignment from './0038-automations-and-assignment.js'
 import * as ticketViews from './0039-ticket-views.js'
+import * as presence from './0040-presence.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -72,7 +73,8 @@ export const migrations: Migration[] = [
   { name: '0036-macros', ...macros },
   { name: '0037-triggers', ...triggers },
   { name: '0038-automations-and-assignment', ...automationsAndAssignment },
-  { name: '0039-ticket-views', ...ticketViews }
+  { name: '0039-ticket-views', ...ticketViews },
+  { name: '0040-presence', ...presence }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -23,6 +23,11 @@ export function setCsrfToken (token: string | null): void {
   csrfToken = token
 }
 
+/** The CSRF header for a request made outside `request` (a `keepalive` fetch when the page is hidden). */
+export function csrfHeaders (): Record<string, string> {
+  return csrfToken === null ? {} : { 'x-csrf-token': csrfToken }
+}
+
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 type Listener = (error: ApiError) => void

@@ -11,6 +11,8 @@ type TicketListener = (ticket: TicketStreamData | null) => void
 
 const changeListeners = new Set<ChangeListener>()
 const ticketListeners = new Set<TicketListener>()
+/** Listeners of the stream's `presence` events (collision detection): not a change of data, never passed to change listeners. */
+const presenceListeners = new Set<(data: unknown) => void>()
 let streamMissing = false
 let source: EventSource | undefined
 
@@ -34,6 +36,11 @@ function connect (): void {
   stream.addEventListener('ticket', (event) => { notifyChange(); notifyTicket(event as MessageEvent) })
   for (const type of ['notification', 'comment', 'reset']) stream.addEventListener(type, notifyChange)
   stream.addEventListener('reset', () => { for (const listener of ticketListeners) listener(null) })
+  stream.addEventListener('presence', (event) => {
+    let data: unknown
+    try { data = JSON.parse(String((event as MessageEvent).data)) } catch { return }
+    for (const listener of presenceListeners) listener(data)
+  })
   stream.onerror = () => {
     // Never opened: the server has no event stream; poll instead, and do not ask again on this page load.
     if (!opened) {
@@ -45,7 +52,7 @@ function connect (): void {
 }
 
 function disconnectIfIdle (): void {
-  if (changeListeners.size > 0 || ticketListeners.size > 0) return
+  if (changeListeners.size > 0 || ticketListeners.size > 0 || presenceListeners.size > 0) return
   source?.close()
   source = undefined
 }
@@ -84,6 +91,16 @@ export function subscribeToTickets (onTicket: (ticket: TicketStreamData | null) 
   return () => {
     clearInterval(timer)
     ticketListeners.delete(listener)
+    disconnectIfIdle()
+  }
+}
+
+/** Calls `listener` with each `presence` event's data (who else is on a ticket); returns a stop function. */
+export function listenToPresence (listener: (data: unknown) => void): () => void {
+  presenceListeners.add(listener)
+  connect()
+  return () => {
+    presenceListeners.delete(listener)
     disconnectIfIdle()
   }
 }

@@ -30,6 +30,7 @@ export type Category = Static<typeof shapes.Category>
 export type CustomField = Static<typeof shapes.CustomField>
 export type Attachment = Static<typeof shapes.Attachment>
 export type Comment = Static<typeof shapes.Comment>
+export type TicketPresence = Static<typeof shapes.TicketPresence>
 export type Ticket = Static<typeof shapes.Ticket>
 export type Customer = Static<typeof shapes.Customer>
 export type CustomerNote = Static<typeof shapes.Note>

@@ -14,6 +14,8 @@ interface ComposerProps {
   closed: boolean
   autoFocus: boolean
   onSent: () => void
+  /** Collision detection (components/Presence.tsx): extra fields for the send, and whether an error was its 409. */
+  collision?: { fields: () => Record<string, unknown>, conflicted: (error: unknown) => boolean } | undefined
 }
 
 function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (text: string) => void }) {
@@ -41,7 +43,7 @@ function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (te
 }
 
 /** Reply or internal note (staff), reply and close (owner); attachments by drag and drop; canned responses for staff. */
-export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: ComposerProps) {
+export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collision }: ComposerProps) {
   const [body, setBody] = useState('')
   const [type, setType] = useState<'1' | '2'>('1')
   const [close, setClose] = useState(false)
@@ -54,13 +56,20 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
   }, [autoFocus])
 
   const send = useAction(async () => {
-    const comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
-      body: textToHtml(body),
-      type: Number(type),
-      private: false,
-      ...(close && type === '1' ? { close: true } : {}),
-      ...(files.length > 0 ? { attachments: files.map((f) => f.id) } : {})
-    })
+    let comment: { data: Comment }
+    try {
+      comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
+        body: textToHtml(body),
+        type: Number(type),
+        private: false,
+        ...(close && type === '1' ? { close: true } : {}),
+        ...(files.length > 0 ? { attachments: files.map((f) => f.id) } : {}),
+        ...collision?.fields()
+      })
+    } catch (error) {
+      if (collision?.conflicted(error) === true) return
+      throw error
+    }
     setBody('')
     setFiles([])
     setClose(false)
