@@ -15,6 +15,7 @@ import { webhookStoreConformance } from './webhook-store-conformance.js'
 import { signInConformance } from './sign-in-conformance.js'
 import { satisfactionConformance } from './satisfaction-conformance.js'
 import { historyAuditConformance } from './history-audit-conformance.js'
+import { draftConformance } from './draft-conformance.js'
 
 export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
@@ -33,7 +34,7 @@ export interface StoreConformanceOptions {
  * back everything), the auth revision, search documents kept in step with
  * tickets and their owners, exact ticket counts under concurrent writes,
  * list includes loaded in batch, and the contracts of the jobs, webhook,
- * mail and event-log repositories (one file each beside this one). Call it
+ * mail, event-log and draft repositories (one file each beside this one). Call it
  * at the top level of a test file; the store `makeStore` returns must take
  * "now" from `context.clock` (a clock the suite moves by hand):
  *
@@ -479,6 +480,7 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
     eventLogConformance(withStore)
     satisfactionConformance(withStore)
     historyAuditConformance(withStore)
+    draftConformance(withStore)
   })
 }
 
