@@ -7,6 +7,7 @@ import { AttachmentUploader } from './Attachments.js'
 import { t } from '../../messages/index.js'
 import type { Attachment, CannedResponse, Comment } from '../types.js'
 import { Prose } from './Prose.js'
+import { draftStatusText, useDraft } from './use-draft.js'
 
 interface ComposerProps {
   ticketId: number
@@ -48,19 +49,32 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
   const [files, setFiles] = useState<Attachment[]>([])
   const [sent, setSent] = useState('')
   const form = useRef<HTMLFormElement>(null)
+  // Saved on the server as it is typed (use-draft.ts): restored here, and on the author's other devices.
+  const draft = useDraft(ticketId, { body: textToHtml(body), type: type === '2' ? 2 : 1, attachments: files.map((f) => f.id) }, (saved) => {
+    setBody(htmlToText(saved.body))
+    setType(staff && saved.type === 2 ? '2' : '1')
+    setFiles(saved.attachments)
+  })
 
   useEffect(() => {
     if (autoFocus) form.current?.querySelector('textarea')?.focus()
   }, [autoFocus])
 
   const send = useAction(async () => {
-    const comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
-      body: textToHtml(body),
-      type: Number(type),
-      private: false,
-      ...(close && type === '1' ? { close: true } : {}),
-      ...(files.length > 0 ? { attachments: files.map((f) => f.id) } : {})
-    })
+    // The server deletes the draft with the comment: no autosave may land after it.
+    await draft.beforeSend()
+    let comment: { data: Comment } | undefined
+    try {
+      comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
+        body: textToHtml(body),
+        type: Number(type),
+        private: false,
+        ...(close && type === '1' ? { close: true } : {}),
+        ...(files.length > 0 ? { attachments: files.map((f) => f.id) } : {})
+      })
+    } finally {
+      draft.afterSend(comment !== undefined)
+    }
     setBody('')
     setFiles([])
     setClose(false)
@@ -70,7 +84,7 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
 
   const isNote = type === '2'
   return (
-    <form ref={form} class={`composer${isNote ? ' composer-note' : ''}`} aria-labelledby="composer-title" onSubmit={(e) => { e.preventDefault(); void send.run() }} noValidate>
+    <form ref={form} class={`composer${isNote ? ' composer-note' : ''}`} aria-labelledby="composer-title" onSubmit={(e) => { e.preventDefault(); void send.run() }} onFocusOut={draft.flush} noValidate>
       <h2 id="composer-title">{isNote ? t('composer.titleNote') : t('composer.titleReply')}</h2>
       {staff
         ? (
@@ -90,6 +104,10 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
       <button type="submit" class="primary" disabled={send.pending || body.trim() === ''}>
         {send.pending ? t('composer.sending') : isNote ? t('composer.addNote') : close ? t('composer.sendAndClose') : t('composer.send')}
       </button>
+      {draft.stored
+        ? <button type="button" class="draft-discard" onClick={() => { setBody(''); setFiles([]); setClose(false); setSent(''); void draft.discard() }}>{t('composer.draftDiscard')}</button>
+        : null}
+      <p class="draft-status" role="status" aria-live="polite">{draftStatusText(draft.status)}</p>
       {sent !== '' ? <StatusMessage message={sent} /> : null}
     </form>
   )
