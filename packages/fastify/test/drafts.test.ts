@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { TICKET_LIMITS } from '@helpdesk/core'
+import { DRAFT_LIMITS, TICKET_LIMITS } from '@helpdesk/core'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectError, expectStatus, expectValidation, keysOf } from './http-assertions.js'
 import { desk, postComment, postTicket, uploadId } from './ticket-fixtures.js'
@@ -157,6 +157,21 @@ eachDialect((dialect) => {
       // Deleting the ticket takes its drafts.
       await h.helpdesk.tickets.delete(d.admin.user, ticket.id)
       assert.deepEqual(await h.store.knex('drafts').select('id'), [])
+    })
+
+    it('keeps at most DRAFT_LIMITS.perUser drafts a person: a new one past that is 422, replacing one still works', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const many = DRAFT_LIMITS.perUser + 1
+      const ids = await h.store.tickets.createMany(Array.from({ length: many }, (_, i) => ({
+        user_id: d.alice.user.id, creator_id: d.alice.user.id, category_id: d.billing, status: 1 as const, private: true, title: `T${i}`, body: '<p>B</p>', additional: {}
+      })))
+      const at = '2030-01-01 00:00:00'
+      const rows = ids.slice(0, DRAFT_LIMITS.perUser).map((id) => ({ user_id: d.agent.user.id, ticket_id: id, type: 1, body: 'x', private: false, created_at: at, updated_at: at }))
+      for (let i = 0; i < rows.length; i += 100) await h.store.knex('drafts').insert(rows.slice(i, i + 100))
+      expectValidation(await drafts(h, d.agent.token, ids[DRAFT_LIMITS.perUser]!).put({ body: 'One too many' }), 'ticket_id')
+      assert.equal(expectStatus(await drafts(h, d.agent.token, ids[0]!).put({ body: 'Rewritten' }), 200).data.body, 'Rewritten')
+      expectStatus(await drafts(h, d.admin.token, ids[DRAFT_LIMITS.perUser]!).put({ body: 'Someone else still may' }), 200)
     })
 
     it('refuses bodies over the comment limit, unknown types and a missing body with 422; writes nothing', async (t) => {
