@@ -72,7 +72,8 @@ export function useDraft (ticketId: number, value: DraftValue, onRestore: (draft
     if (suspended.current) return
     if (inFlight.current !== null) {
       await inFlight.current
-      if (!dirty(latest.current)) return
+      // A send or discard may have begun meanwhile: no save may land after it.
+      if (suspended.current || !dirty(latest.current)) return
     }
     const current = latest.current
     if (!dirty(current)) return
