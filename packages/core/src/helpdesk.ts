@@ -3,6 +3,7 @@ import type { TokenCacheOptions } from './auth/token-cache.js'
 import type { SessionOptions } from './auth/session.js'
 import { createArgon2Hasher } from './auth/argon2-hasher.js'
 import { CannedResponseService } from './canned-responses/canned-response-service.js'
+import { DraftService } from './drafts/draft-service.js'
 import { CategoryService } from './categories/category-service.js'
 import type { ServiceContext } from './context.js'
 import { EventBus } from './events.js'
@@ -104,6 +105,8 @@ export interface Helpdesk {
   readonly tickets: TicketService
   readonly comments: CommentService
   readonly attachments: AttachmentService
+  /** Each person's unsent reply or note per ticket, saved as they type (issue 35). */
+  readonly drafts: DraftService
   /** Macros: named sets of ticket actions staff apply in one call (issue 32). */
   readonly macros: MacroService
   /** Views of the ticket list with their counts (issue 35). */
@@ -208,6 +211,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     tickets,
     comments,
     attachments,
+    drafts: new DraftService(context),
     macros: new MacroService(context),
     views: new ViewService(context),
     triggers: new TriggerService(context),

@@ -28,6 +28,7 @@ import type { TriggerRepository } from './triggers/trigger-store.js'
 import type { AutomationRepository } from './automations/automation-store.js'
 import type { AssignmentRepository } from './assignment/assignment.js'
 import type { PresenceRepository } from './presence/presence-store.js'
+import type { DraftRepository } from './drafts/draft-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -76,6 +77,8 @@ export interface Repositories {
   tickets: TicketRepository
   comments: CommentRepository
   attachments: AttachmentRepository
+  /** Each person's unsent replies and notes, one per ticket, with the uploads they hold. */
+  drafts: DraftRepository
   /** Every committed domain event, in order (the outbox of the channels). */
   eventLog: EventLogRepository
   /** Background jobs, enqueued in the transaction of the change that asks for them. */

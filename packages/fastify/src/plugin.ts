@@ -41,6 +41,7 @@ import { automationRoutes } from './routes/automations/automation-routes.js'
 import { assignmentRuleRoutes } from './routes/assignment/assignment-rule-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
+import { draftRoutes } from './routes/drafts/draft-routes.js'
 import { mailRoutes } from './routes/mail/mail-routes.js'
 import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
 import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
@@ -61,7 +62,7 @@ declare module 'fastify' {
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
   fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, viewRoutes, triggerRoutes, automationRoutes, assignmentRuleRoutes,
-  commentRoutes, attachmentRoutes, webhookRoutes, eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes,
+  commentRoutes, attachmentRoutes, draftRoutes, webhookRoutes, eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes,
   satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes, assignmentRoutes, reportRoutes, presenceRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {

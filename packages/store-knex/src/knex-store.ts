@@ -17,6 +17,7 @@ import type { RepositoryContext } from './repositories/repository-context.js'
 import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
 import { createAttachmentRepository } from './repositories/attachment-repository.js'
+import { createDraftRepository } from './repositories/draft-repository.js'
 import { createCommentRepository } from './repositories/comment-repository.js'
 import { createTicketRepository, ticketReadsById } from './repositories/ticket-repository.js'
 import { createEventLogRepository } from './repositories/event-log-repository.js'
@@ -99,6 +100,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   tickets: createTicketRepository,
   comments: createCommentRepository,
   attachments: createAttachmentRepository,
+  drafts: createDraftRepository,
   imports: createImportRepository,
   eventLog: (ctx, hooks) => announcing(createEventLogRepository(ctx), hooks.appended),
   jobs: (ctx, hooks) => createJobRepository(ctx, { signal: hooks.jobSignal, enqueued: hooks.enqueued }),

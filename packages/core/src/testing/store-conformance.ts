@@ -16,6 +16,7 @@ import { signInConformance } from './sign-in-conformance.js'
 import { satisfactionConformance } from './satisfaction-conformance.js'
 import { historyAuditConformance } from './history-audit-conformance.js'
 import { presenceConformance } from './presence-conformance.js'
+import { draftConformance } from './draft-conformance.js'
 
 export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
@@ -34,7 +35,7 @@ export interface StoreConformanceOptions {
  * back everything), the auth revision, search documents kept in step with
  * tickets and their owners, exact ticket counts under concurrent writes,
  * list includes loaded in batch, and the contracts of the jobs, webhook,
- * mail and event-log repositories (one file each beside this one). Call it
+ * mail, event-log and draft repositories (one file each beside this one). Call it
  * at the top level of a test file; the store `makeStore` returns must take
  * "now" from `context.clock` (a clock the suite moves by hand):
  *
@@ -493,6 +494,7 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
     satisfactionConformance(withStore)
     historyAuditConformance(withStore)
     presenceConformance(withStore)
+    draftConformance(withStore)
   })
 }
 

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js'
-import { ConflictError, ForbiddenError, NotFoundError, type FieldErrors } from '../errors.js'
+import { ConflictError, NotFoundError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
@@ -17,7 +17,7 @@ import {
 import { checkedBody } from './ticket-input.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { runTriggersOnChange } from '../triggers/trigger-runner.js'
-import { canComment, canModifyComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
+import { canModifyComment, ensureCanComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
 /** A new comment, whichever door it came through. */
@@ -86,18 +86,15 @@ export class CommentService {
     const actor = requirePerson(caller)
     const { store } = this.ctx
     const { ticket, scope } = await visibleTicket(store, actor, ticketId)
-    if (!canComment(actor, ticket, input.type)) {
-      throw new ForbiddenError(isStaff(actor) || ticket.user_id !== actor.id
-        ? 'Only the owner of a ticket and staff may comment on it.'
-        : 'Customers may only add replies.')
-    }
+    ensureCanComment(actor, ticket, input.type)
     if (input.if_no_comments_after !== undefined) {
       const newer = await store.comments.idsAfter(ticket, scope.comments, input.if_no_comments_after, actor.id, 100)
       if (newer.length > 0) {
         throw new ConflictError(`${newer.length === 1 ? 'A comment was' : `${newer.length} comments were`} added since your draft began (${newer.map((id) => `#${id}`).join(', ')}): read ${newer.length === 1 ? 'it' : 'them'}, then send again without if_no_comments_after.`)
       }
     }
-    return await this.write(actor, ticket, input, options)
+    // The author's draft on the ticket goes with the comment they send (a macro's comment is not the draft).
+    return await this.write(actor, ticket, input, options, options.rule === undefined)
   }
 
   /**
@@ -109,7 +106,7 @@ export class CommentService {
     return await this.write(requirePerson(author), ticket, { ...input, type: CommentType.Reply })
   }
 
-  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
+  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}, discardDraft = false): Promise<Comment> {
     const { store } = this.ctx
     const errors: FieldErrors = {}
     const body = checkedBody(errors, input.body)
@@ -127,6 +124,8 @@ export class CommentService {
         type: input.type,
         private: input.private ?? false
       })
+      // Sent: the draft goes, and the uploads it held that the comment carries are linked to the comment (and so leave it).
+      if (discardDraft) await tx.drafts.delete(actor.id, ticket.id)
       await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: comment.id })
       const next = statusAfterComment(ticket.status, { isReply: input.type === CommentType.Reply, byStaff, close: input.close === true })
       // A reply is activity the owner sees: updated_at moves even when the status does not. A note is

@@ -127,6 +127,7 @@ export interface AttachmentRepository {
   /**
    * Links those of `ids` that `uploaderId` uploaded and that are still unlinked;
    * returns how many it linked (fewer than asked means another request won a race).
+   * A linked upload leaves the draft that held it.
    */
   link(ids: string[], uploaderId: number, target: AttachmentTarget): Promise<number>
   delete(id: string): Promise<boolean>
@@ -137,7 +138,8 @@ export interface AttachmentRepository {
   fileNamesOfComment(commentId: number): Promise<string[]>
   /**
    * Deletes at most `limit` attachments created before `before` that are still
-   * unlinked (checked in the same statement); returns their stored file names.
+   * unlinked and held by no draft (checked in the same statement); returns
+   * their stored file names.
    */
   deleteUnlinkedBefore(before: DateTimeString, limit: number): Promise<string[]>
 }

@@ -435,6 +435,20 @@ export const accessTable: AccessRow[] = [
   row('PUT /comments/:id/privacy', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply({ private: true })}/privacy` })),
   row('DELETE /comments/:id/privacy', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply()}/privacy` })),
 
+  // Drafts: each person keeps their own on a ticket they may comment on; no one reads another's (the check).
+  row('PUT /tickets/:ticket_id/draft', 'category', OWNER_AND_CATEGORY, ({ w, actor }) => ({
+    url: `/tickets/${w.ticket}/draft`, payload: { body: `Draft of ${actor}.`, type: 1, attachments: [] }
+  }), ({ actor }, body) => (body as { data: { body: string } }).data.body === `Draft of ${actor}.` ? null : 'saved another draft than the caller\'s'),
+  row('GET /tickets/:ticket_id/draft', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/draft` }), ({ actor }, body) => {
+    const draft = (body as { data: { body: string } | null }).data
+    return draft === null || draft.body === `Draft of ${actor}.` ? null : `read someone else's draft: ${draft.body}`
+  }),
+  row('GET /drafts', 'category', SIGNED_IN, () => ({ url: '/drafts?include=ticket' }), ({ actor }, body) => {
+    const others = (body as { data: Array<{ body: string }> }).data.filter((draft) => draft.body !== `Draft of ${actor}.`)
+    return others.length === 0 ? null : `listed someone else's drafts: ${others.map((d) => d.body).join(', ')}`
+  }),
+  row('DELETE /tickets/:ticket_id/draft', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/draft` })),
+
   // Attachments: the uploader (the owner) and staff see an unlinked upload; its uploader and administrators delete it.
   row('POST /attachments', 'category', SIGNED_IN_CREATES, () => {
     const body = uploadBody()

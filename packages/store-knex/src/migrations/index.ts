@@ -33,6 +33,7 @@ import * as triggers from './0037-triggers.js'
 import * as automationsAndAssignment from './0038-automations-and-assignment.js'
 import * as ticketViews from './0039-ticket-views.js'
 import * as presence from './0040-presence.js'
+import * as drafts from './0041-drafts.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -74,7 +75,8 @@ export const migrations: Migration[] = [
   { name: '0037-triggers', ...triggers },
   { name: '0038-automations-and-assignment', ...automationsAndAssignment },
   { name: '0039-ticket-views', ...ticketViews },
-  { name: '0040-presence', ...presence }
+  { name: '0040-presence', ...presence },
+  { name: '0041-drafts', ...drafts }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -38,7 +38,8 @@ export function onUnauthenticated (listener: Listener): () => void {
   return () => unauthenticatedListeners.delete(listener)
 }
 
-export async function request<T> (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+/** `keepalive`: the request outlives the page (a save as the tab closes); its body must stay under 64 KB. */
+export async function request<T> (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}, init: { keepalive?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders }
   let payload: BodyInit | undefined
   if (body instanceof FormData) payload = body
@@ -49,7 +50,7 @@ export async function request<T> (method: string, path: string, body?: unknown, 
   if (unsafeMethods.has(method) && csrfToken !== null) headers['x-csrf-token'] = csrfToken
   let response: Response
   try {
-    response = await fetch(apiBase() + path, { method, headers, body: payload, credentials: 'same-origin' })
+    response = await fetch(apiBase() + path, { method, headers, body: payload, credentials: 'same-origin', ...(init.keepalive === true ? { keepalive: true } : {}) })
   } catch {
     throw new ApiError(0, t('error.network'))
   }

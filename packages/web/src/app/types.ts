@@ -31,6 +31,9 @@ export type CustomField = Static<typeof shapes.CustomField>
 export type Attachment = Static<typeof shapes.Attachment>
 export type Comment = Static<typeof shapes.Comment>
 export type TicketPresence = Static<typeof shapes.TicketPresence>
+
+/** The signed-in person's unsent reply or note on a ticket (`GET /tickets/{id}/draft`). */
+export type Draft = Static<typeof shapes.Draft>
 export type Ticket = Static<typeof shapes.Ticket>
 export type Customer = Static<typeof shapes.Customer>
 export type CustomerNote = Static<typeof shapes.Note>

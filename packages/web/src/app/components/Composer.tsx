@@ -7,6 +7,7 @@ import { AttachmentUploader } from './Attachments.js'
 import { t } from '../../messages/index.js'
 import type { Attachment, CannedResponse, Comment } from '../types.js'
 import { Prose } from './Prose.js'
+import { draftStatusText, useDraft } from './use-draft.js'
 
 interface ComposerProps {
   ticketId: number
@@ -50,13 +51,21 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collisio
   const [files, setFiles] = useState<Attachment[]>([])
   const [sent, setSent] = useState('')
   const form = useRef<HTMLFormElement>(null)
+  // Saved on the server as it is typed (use-draft.ts): restored here, and on the author's other devices.
+  const draft = useDraft(ticketId, { body: textToHtml(body), type: type === '2' ? 2 : 1, attachments: files.map((f) => f.id) }, (saved) => {
+    setBody(htmlToText(saved.body))
+    setType(staff && saved.type === 2 ? '2' : '1')
+    setFiles(saved.attachments)
+  })
 
   useEffect(() => {
     if (autoFocus) form.current?.querySelector('textarea')?.focus()
   }, [autoFocus])
 
   const send = useAction(async () => {
-    let comment: { data: Comment }
+    // The server deletes the draft with the comment: no autosave may land after it.
+    await draft.beforeSend()
+    let comment: { data: Comment } | undefined
     try {
       comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
         body: textToHtml(body),
@@ -69,6 +78,8 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collisio
     } catch (error) {
       if (collision?.conflicted(error) === true) return
       throw error
+    } finally {
+      draft.afterSend(comment !== undefined)
     }
     setBody('')
     setFiles([])
@@ -79,7 +90,7 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collisio
 
   const isNote = type === '2'
   return (
-    <form ref={form} class={`composer${isNote ? ' composer-note' : ''}`} aria-labelledby="composer-title" onSubmit={(e) => { e.preventDefault(); void send.run() }} noValidate>
+    <form ref={form} class={`composer${isNote ? ' composer-note' : ''}`} aria-labelledby="composer-title" onSubmit={(e) => { e.preventDefault(); void send.run() }} onFocusOut={draft.flush} noValidate>
       <h2 id="composer-title">{isNote ? t('composer.titleNote') : t('composer.titleReply')}</h2>
       {staff
         ? (
@@ -99,6 +110,10 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collisio
       <button type="submit" class="primary" disabled={send.pending || body.trim() === ''}>
         {send.pending ? t('composer.sending') : isNote ? t('composer.addNote') : close ? t('composer.sendAndClose') : t('composer.send')}
       </button>
+      {draft.stored
+        ? <button type="button" class="draft-discard" onClick={() => { setBody(''); setFiles([]); setClose(false); setSent(''); void draft.discard() }}>{t('composer.draftDiscard')}</button>
+        : null}
+      <p class="draft-status" role="status" aria-live="polite">{draftStatusText(draft.status)}</p>
       {sent !== '' ? <StatusMessage message={sent} /> : null}
     </form>
   )
