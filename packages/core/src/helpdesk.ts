@@ -13,6 +13,7 @@ import { createLocalFileStorage } from './files/local-file-storage.js'
 import { AttachmentService } from './tickets/attachment-service.js'
 import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
+import { TicketMergeService } from './tickets/ticket-merge-service.js'
 import { MacroService } from './macros/macro-service.js'
 import { TriggerService } from './triggers/trigger-service.js'
 import { AutomationService } from './automations/automation-service.js'
@@ -101,6 +102,8 @@ export interface Helpdesk {
   readonly imports: ImportService
   readonly tickets: TicketService
   readonly comments: CommentService
+  /** Merging, unmerging and splitting tickets (docs/tickets.md "Merge and split"). */
+  readonly ticketMerges: TicketMergeService
   readonly attachments: AttachmentService
   /** Macros: named sets of ticket actions staff apply in one call (issue 32). */
   readonly macros: MacroService
@@ -201,6 +204,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     imports: new ImportService(context),
     tickets,
     comments,
+    ticketMerges: new TicketMergeService(context),
     attachments,
     macros: new MacroService(context),
     triggers: new TriggerService(context),

@@ -17,7 +17,8 @@ import {
 import { checkedBody } from './ticket-input.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { runTriggersOnChange } from '../triggers/trigger-runner.js'
-import { canComment, canModifyComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
+import { canComment, canModifyComment, canSeeComment, canSeeTicket, readableTicket, ticketScope, visibleTicket } from './ticket-policy.js'
+import { landingTicket } from './ticket-merge.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
 /** A new comment, whichever door it came through. */
@@ -80,7 +81,7 @@ export class CommentService {
   async create (caller: ActorInput, ticketId: number, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
     const actor = requirePerson(caller)
     const { store } = this.ctx
-    const { ticket } = await visibleTicket(store, actor, ticketId)
+    const ticket = await this.landing(actor, (await visibleTicket(store, actor, ticketId)).ticket)
     if (!canComment(actor, ticket, input.type)) {
       throw new ForbiddenError(isStaff(actor) || ticket.user_id !== actor.id
         ? 'Only the owner of a ticket and staff may comment on it.'
@@ -95,7 +96,22 @@ export class CommentService {
    * participant Cc'd in on the thread), so the commenting rule is not asked.
    */
   async createFromMail (author: ActorInput, ticket: Ticket, input: Omit<CommentInput, 'type'>): Promise<Comment> {
-    return await this.write(requirePerson(author), ticket, { ...input, type: CommentType.Reply })
+    return await this.write(requirePerson(author), await landingTicket(this.ctx.store, ticket), { ...input, type: CommentType.Reply })
+  }
+
+  /**
+   * Where a comment addressed to `ticket` goes: the ticket it was merged
+   * into (docs/tickets.md), which the caller must be able to see too (403
+   * otherwise), or `ticket` itself.
+   */
+  private async landing (actor: PersonActor, ticket: Ticket): Promise<Ticket> {
+    if (ticket.merged_into_id == null) return ticket
+    const landing = await landingTicket(this.ctx.store, ticket)
+    if (landing.id === ticket.id) return ticket
+    if (!canSeeTicket((await ticketScope(this.ctx.store, actor)).tickets, landing)) {
+      throw new ForbiddenError(`Ticket #${ticket.id} was merged into a ticket you cannot see.`)
+    }
+    return landing
   }
 
   private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
