@@ -86,6 +86,11 @@ export const MergeBody = Type.Object({
   target_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The ticket to merge into: the same customer\'s, not merged itself, not this one.' })
 }, { examples: [{ target_id: 42 }] })
 
+/** The tickets' entry of `GET/PATCH /settings`. */
+export const TicketSettings = {
+  'tickets.merge_undo_hours': Type.Integer({ minimum: 0, maximum: 720, description: 'Hours within which a merge can be undone (`POST /tickets/{id}/unmerge`); 0 makes merges final. Default 24.' })
+}
+
 export const SplitBody = Type.Object({
   comment_ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: TICKET_MERGE_LIMITS.splitComments, description: 'The comments of this ticket to move to the new one.' }),
   subject: Type.Optional(Type.String({ minLength: 1, maxLength: TICKET_LIMITS.title, description: 'The new ticket\'s title; default this one\'s with "(split from #id)".' }))
