@@ -23,6 +23,7 @@ import { Prose } from '../components/Prose.js'
 import { SatisfactionPanel } from '../components/Satisfaction.js'
 import { HistoryLine, interleave, type HistoryEntry } from '../components/HistoryTimeline.js'
 import { SlaBadge } from '../components/SlaBadge.js'
+import { MergedBanner, TicketMergeActions } from '../components/TicketMerge.js'
 
 function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
@@ -86,6 +87,7 @@ export default function TicketView ({ id }: { id: number }) {
           {' '}{current.category?.name ?? ''}
           {' · '}{t('ticket.openedBy', { name: personName(current.user) })}{' · '}<DateTime value={current.created_at} />
         </p>
+        <MergedBanner ticket={current} staff={isStaff} onChanged={refresh} />
         {owner && !isStaff ? <TicketPrivacy ticket={current} onChanged={ticket.reload} /> : null}
         <article class="entry entry-reply entry-first" aria-label={t('thread.original')}>
           <Prose html={current.body} />
@@ -121,6 +123,7 @@ export default function TicketView ({ id }: { id: number }) {
           <aside class="ticket-side" aria-label={t('ticket.sidebar')}>
             <MacroPicker ticketId={current.id} onApplied={refresh} />
             <TicketControls ticket={current} categories={categories.data ?? []} onChanged={refresh} />
+            <TicketMergeActions ticket={current} comments={comments.data ?? []} onChanged={refresh} />
             {can('manage_customers') ? <CustomerPanel customerId={current.user_id} /> : null}
           </aside>
           )
