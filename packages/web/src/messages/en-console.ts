@@ -470,6 +470,7 @@ export const enConsole = {
   'merge.title': 'Merge or split',
   'merge.mergedInto': 'This ticket was merged into',
   'merge.undo': 'Undo the merge',
+  'merge.repliesLand': 'Replies sent to this ticket go there.',
   'merge.into': 'Merge into…',
   'merge.searchHint': 'Ticket number or words',
   'merge.find': 'Find',

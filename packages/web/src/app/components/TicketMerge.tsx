@@ -13,7 +13,7 @@ export function MergedBanner ({ ticket, staff, onChanged }: { ticket: Ticket, st
   const target = ticket.merged_into_id
   return (
     <div class="banner banner-info" role="status" data-merged-into={target}>
-      {t('merge.mergedInto')} <Link href={`/tickets/${target}`}>#{target}</Link>.
+      {t('merge.mergedInto')} <Link href={`/tickets/${target}`}>#{target}</Link>. {t('merge.repliesLand')}
       {staff ? <> <button type="button" class="link-button" disabled={undo.pending} onClick={() => { void undo.run() }}>{t('merge.undo')}</button></> : null}
       <ErrorBanner error={undo.error} />
     </div>
