@@ -28,7 +28,7 @@ for (const dialect of testDialects()) {
       await staff.page.goto(`${server.origin}/tickets/${source.id}`)
       const banner = staff.page.locator(`[data-merged-into="${target.id}"]`)
       await banner.waitFor()
-      assert.match(await banner.innerText(), new RegExp(`merged into\\s+#${target.id}`))
+      assert.match(await banner.textContent() ?? '', new RegExp(`merged into\\s+#${target.id}`))
       await screenshot(staff.page, `console-merged-${dialect}`)
     })
   })
