@@ -125,6 +125,17 @@ eachDialect((dialect) => {
       expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${a}/merge`, token: d.admin.token, payload: {} }), 422)
     })
 
+    it('leaves an answer to a question the target\'s category does not ask with the source', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const color = await field(h, d, 'Color')
+      const source = (await postTicket(h, d.alice.token, { category: d.billing, fields: { [color]: 'red' } })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.sales })).id
+      const merged = expectStatus(await merge(h, d.admin.token, source, target), 200).data
+      assert.deepEqual(merged.additional.fields, {})
+      assert.deepEqual((await ticket(h, d.admin.token, source)).additional.fields, { [color]: 'red' })
+    })
+
     it('reopens a closed target; replies to the source by API land on the target', async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)

@@ -72,7 +72,8 @@ export class TicketMergeService {
       const participants = (await tx.mail.participantIds(src.id)).filter((id) => !present.has(id))
       for (const id of participants) await tx.mail.addParticipant(tgt.id, id)
 
-      const answers = answersTargetLacks(src.additional, tgt.additional)
+      const asked = new Set((await tx.customFields.forCategory(tgt.category_id)).map((f) => String(f.id)))
+      const answers = answersTargetLacks(src.additional, tgt.additional, asked)
       const targetPatch: TicketPatch = {}
       if (Object.keys(answers.fields).length > 0 || answers.purchase_code !== null) targetPatch.additional = withAnswers(tgt.additional, answers)
       // Merging into a closed ticket reopens it: the conversation it received is not answered yet.

@@ -97,12 +97,19 @@ export function mergeRefusal (source: Ticket, target: Ticket): string | null {
   return null
 }
 
-/** The custom-field answers and purchase code of `source` that `target` lacks (an empty answer counts as lacking). */
-export function answersTargetLacks (source: TicketAdditional, target: TicketAdditional): { fields: Record<string, string>, purchase_code: string | null } {
+/**
+ * The custom-field answers and purchase code of `source` that `target` lacks
+ * (an empty answer counts as lacking), of the fields `asked` (the target
+ * category's field ids): an answer to a question the target's category does
+ * not ask stays with the source.
+ */
+export function answersTargetLacks (
+  source: TicketAdditional, target: TicketAdditional, asked: ReadonlySet<string>
+): { fields: Record<string, string>, purchase_code: string | null } {
   const fields: Record<string, string> = {}
   const have = target.fields ?? {}
   for (const [id, value] of Object.entries(source.fields ?? {})) {
-    if (value !== '' && (have[id] === undefined || have[id] === '')) fields[id] = value
+    if (asked.has(id) && value !== '' && (have[id] === undefined || have[id] === '')) fields[id] = value
   }
   const code = source.purchase_code
   return { fields, purchase_code: typeof code === 'string' && code !== '' && (target.purchase_code ?? '') === '' ? code : null }
