@@ -14,6 +14,7 @@ import { createLocalFileStorage } from './files/local-file-storage.js'
 import { AttachmentService } from './tickets/attachment-service.js'
 import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
+import { TicketMergeService } from './tickets/ticket-merge-service.js'
 import { MacroService } from './macros/macro-service.js'
 import { ViewService } from './views/view-service.js'
 import { TriggerService } from './triggers/trigger-service.js'
@@ -104,6 +105,8 @@ export interface Helpdesk {
   readonly imports: ImportService
   readonly tickets: TicketService
   readonly comments: CommentService
+  /** Merging, unmerging and splitting tickets (docs/tickets.md "Merge and split"). */
+  readonly ticketMerges: TicketMergeService
   readonly attachments: AttachmentService
   /** Each person's unsent reply or note per ticket, saved as they type (issue 35). */
   readonly drafts: DraftService
@@ -210,6 +213,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     imports: new ImportService(context),
     tickets,
     comments,
+    ticketMerges: new TicketMergeService(context),
     attachments,
     drafts: new DraftService(context),
     macros: new MacroService(context),

@@ -11,6 +11,7 @@ import type { WebhookRepository } from './webhooks/webhook-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { EventNotifier } from './stream/event-notifier.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
+import type { TicketMergeRepository } from './tickets/ticket-merge.js'
 import type { CustomerNoteRepository } from './users/customer-note-store.js'
 import type { UserRepository } from './users/user-store.js'
 import type { SettingsRepository } from './settings/settings.js'
@@ -109,6 +110,8 @@ export interface Repositories {
   assignment: AssignmentRepository
   /** Every change of every ticket, appended in the change's transaction. */
   ticketHistory: TicketHistoryRepository
+  /** Merges and splits of tickets: the moving, and the records that undo a merge. */
+  ticketMerges: TicketMergeRepository
   /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */
   auditLog: AuditLogRepository
   /** SLA calendars and policies, and each ticket's SLA state and due times. */

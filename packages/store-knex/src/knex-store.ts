@@ -29,6 +29,7 @@ import { createAccountTokenRepository } from './repositories/account-token-repos
 import { createTwoFactorRepository } from './repositories/two-factor-repository.js'
 import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
+import { createTicketMergeRepository } from './repositories/ticket-merge-repository.js'
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createSlaRepository } from './repositories/sla-repository.js'
@@ -112,6 +113,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   sso: createSsoRepository,
   satisfaction: createSatisfactionRepository,
   ticketHistory: createTicketHistoryRepository,
+  ticketMerges: createTicketMergeRepository,
   auditLog: createAuditLogRepository,
   sla: createSlaRepository,
   macros: createMacroRepository,

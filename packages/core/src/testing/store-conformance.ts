@@ -336,6 +336,34 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
         })
       })
 
+      it('moving comments to another ticket (a merge, a split) reindexes both; a merge record is undone once', async () => {
+        await withStore(async ({ store }) => {
+          const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))
+          const category = await store.categories.create({ name: 'General', order: 1 })
+          const scope = everything(owner.id)
+          const titles = async (text: string): Promise<string[]> => (await store.tickets.list(scope, query({ search: text }))).items.map((t) => t.title)
+          const alpha = await store.tickets.create(newTicket(owner.id, category.id, { title: 'Alpha' }))
+          const beta = await store.tickets.create(newTicket(owner.id, category.id, { title: 'Beta' }))
+          const comment = await store.comments.create({ ticket_id: alpha.id, user_id: owner.id, body: '<p>Xylophone tuning</p>', preview: 'Xylophone tuning', type: 1, private: false })
+          assert.deepEqual(await titles('xylophone'), ['Alpha'])
+          assert.deepEqual(await store.ticketMerges.moveComments([comment.id, 999999], alpha.id, beta.id), [comment.id], 'only comments on the source move')
+          assert.deepEqual(await titles('xylophone'), ['Beta'], 'found by its comment on the ticket it moved to, not the old one')
+          assert.deepEqual(await store.ticketMerges.moveComments([comment.id], alpha.id, beta.id), [])
+          assert.deepEqual(await store.ticketMerges.commentsOf(beta.id), [{ id: comment.id, type: 1, private: false }])
+
+          const moves = {
+            comment_ids: [comment.id], privatized_comment_ids: [], body_comment_id: null, body_attachment_ids: [], participant_ids: [],
+            fields: { 3: 'red' }, purchase_code: null, source_status: 2, reopened_target_from: 3
+          }
+          const record = await store.ticketMerges.create({ kind: 'merge', source_id: alpha.id, target_id: beta.id, actor_id: null, moves })
+          assert.deepEqual((await store.ticketMerges.activeMergeOf(alpha.id))?.moves, moves)
+          assert.equal(await store.ticketMerges.activeMergeOf(beta.id), null, 'a merge is found by its source')
+          assert.equal(await store.ticketMerges.markUndone(record.id, '2030-01-01 00:00:00'), true)
+          assert.equal(await store.ticketMerges.markUndone(record.id, '2030-01-01 00:00:01'), false, 'undone once')
+          assert.equal(await store.ticketMerges.activeMergeOf(alpha.id), null)
+        })
+      })
+
       it('a rolled-back write leaves the index as it was', async () => {
         await withStore(async ({ store }) => {
           const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))

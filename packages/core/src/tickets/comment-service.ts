@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js'
-import { ConflictError, NotFoundError, type FieldErrors } from '../errors.js'
+import { ConflictError, ForbiddenError, NotFoundError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
@@ -17,7 +17,8 @@ import {
 import { checkedBody } from './ticket-input.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { runTriggersOnChange } from '../triggers/trigger-runner.js'
-import { canModifyComment, ensureCanComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
+import { canModifyComment, canSeeComment, canSeeTicket, ensureCanComment, readableTicket, ticketScope, visibleTicket } from './ticket-policy.js'
+import { landingTicket } from './ticket-merge.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
 /** A new comment, whichever door it came through. */
@@ -85,7 +86,8 @@ export class CommentService {
   async create (caller: ActorInput, ticketId: number, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
     const actor = requirePerson(caller)
     const { store } = this.ctx
-    const { ticket, scope } = await visibleTicket(store, actor, ticketId)
+    const { ticket: addressed, scope } = await visibleTicket(store, actor, ticketId)
+    const ticket = await this.landing(actor, addressed)
     ensureCanComment(actor, ticket, input.type)
     if (input.if_no_comments_after !== undefined) {
       const newer = await store.comments.idsAfter(ticket, scope.comments, input.if_no_comments_after, actor.id, 100)
@@ -103,7 +105,22 @@ export class CommentService {
    * participant Cc'd in on the thread), so the commenting rule is not asked.
    */
   async createFromMail (author: ActorInput, ticket: Ticket, input: Omit<CommentInput, 'type'>): Promise<Comment> {
-    return await this.write(requirePerson(author), ticket, { ...input, type: CommentType.Reply })
+    return await this.write(requirePerson(author), await landingTicket(this.ctx.store, ticket), { ...input, type: CommentType.Reply })
+  }
+
+  /**
+   * Where a comment addressed to `ticket` goes: the ticket it was merged
+   * into (docs/tickets.md), which the caller must be able to see too (403
+   * otherwise), or `ticket` itself.
+   */
+  private async landing (actor: PersonActor, ticket: Ticket): Promise<Ticket> {
+    if (ticket.merged_into_id == null) return ticket
+    const landing = await landingTicket(this.ctx.store, ticket)
+    if (landing.id === ticket.id) return ticket
+    if (!canSeeTicket((await ticketScope(this.ctx.store, actor)).tickets, landing)) {
+      throw new ForbiddenError(`Ticket #${ticket.id} was merged into a ticket you cannot see.`)
+    }
+    return landing
   }
 
   private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}, discardDraft = false): Promise<Comment> {

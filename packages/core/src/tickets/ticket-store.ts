@@ -35,7 +35,7 @@ export interface NewTicket {
 }
 
 export type TicketPatch = Partial<Pick<Ticket,
-  'category_id' | 'title' | 'body' | 'status' | 'priority' | 'private' | 'assigned_agent_id' | 'agent_assigned_at' | 'additional'
+  'category_id' | 'title' | 'body' | 'status' | 'priority' | 'private' | 'assigned_agent_id' | 'agent_assigned_at' | 'additional' | 'merged_into_id'
 >>
 
 export interface TicketRepository {

@@ -50,6 +50,8 @@ export interface Ticket {
   agent_assigned_at: DateTimeString | null
   created_at: DateTimeString
   updated_at: DateTimeString
+  /** The ticket this one was merged into (docs/tickets.md "Merge and split"): replies to this one land there. Null (or absent) when not merged. */
+  merged_into_id?: number | null
   /** SLA due times (docs/sla.md), kept in the transaction of each change; null when that target does not run. */
   first_response_due_at?: DateTimeString | null
   next_response_due_at?: DateTimeString | null

@@ -11,6 +11,7 @@ import { CustomerEventType } from '../users/customer-events.js'
 export const WEBHOOK_EVENT_TYPES: readonly string[] = [...new Set([
   ...Object.values(NotificationType).filter((type) => type !== NotificationType.WebhookEndpointDisabled),
   TicketEventType.TicketUpdated, TicketEventType.TicketDeleted, TicketEventType.CommentUpdated, TicketEventType.CommentDeleted,
+  TicketEventType.TicketUnmerged, TicketEventType.TicketSplit,
   ...Object.values(CustomerEventType),
   ...Object.values(ArticleEventType),
   ...Object.values(SatisfactionEventType),

@@ -408,6 +408,20 @@ export const accessTable: AccessRow[] = [
   row('POST /tickets/bulk', 'category', [401, 403, 403, 200, 200, 200], async ({ w }) => ({
     url: '/tickets/bulk', payload: { ids: [await w.fresh.ticket()], action: { status: 2 } }
   }), bulkOutcomesFollowAccess),
+  // Merge and split: staff who see both tickets; the owner sees them but may not (403); others do not see them (404).
+  row('POST /tickets/:id/merge', 'category', [401, 403, 404, 404, 200, 200], async ({ w }) => ({
+    url: `/tickets/${await w.fresh.ticket()}/merge`, payload: { target_id: await w.fresh.ticket() }
+  })),
+  row('POST /tickets/:id/unmerge', 'category', [401, 403, 404, 404, 200, 200], async ({ w }) => {
+    const source = await w.fresh.ticket()
+    await w.h.helpdesk.ticketMerges.merge(w.admin.user, source, { target_id: await w.fresh.ticket() })
+    return { url: `/tickets/${source}/unmerge` }
+  }),
+  row('POST /tickets/:id/split', 'category', [401, 403, 404, 404, 201, 201], async ({ w }) => {
+    const ticket = await w.fresh.ticket()
+    const comment = await w.h.helpdesk.comments.create(w.admin.user, ticket, { body: 'Split me.', type: 1 })
+    return { url: `/tickets/${ticket}/split`, payload: { comment_ids: [comment.id] } }
+  }),
   // History: the owner (public changes) and staff who see the ticket; another customer reading a public ticket gets 404.
   row('GET /tickets/:id/history', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/history` })),
   row('GET /tickets/:id/history', 'category', [401, 200, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/history` })),

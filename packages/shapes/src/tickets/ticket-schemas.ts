@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import {
-  ATTACHMENT_ID_PATTERN, BULK_TICKET_LIMIT, HelpdeskError, LIMITS, TICKET_LIMITS,
+  ATTACHMENT_ID_PATTERN, BULK_TICKET_LIMIT, HelpdeskError, LIMITS, TICKET_LIMITS, TICKET_MERGE_LIMITS,
   TICKET_TAG_LIMITS, ValidationError,
   type ActorInput, type BulkTicketOutcome as BulkTicketOutcomeEntity, type AvatarResolver, type Category as CategoryEntity, type Comment, type Tag as TagEntity, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
 } from '@helpdesk/core'
@@ -81,6 +81,20 @@ export const TicketUpdate = Type.Object({
 })
 
 export const AssignBody = Type.Object({ agent: Id }, { examples: [{ agent: 2 }] })
+
+export const MergeBody = Type.Object({
+  target_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The ticket to merge into: the same customer\'s, not merged itself, not this one.' })
+}, { examples: [{ target_id: 42 }] })
+
+/** The tickets' entry of `GET/PATCH /settings`. */
+export const TicketSettings = {
+  'tickets.merge_undo_hours': Type.Integer({ minimum: 0, maximum: 720, description: 'Hours within which a merge can be undone (`POST /tickets/{id}/unmerge`); 0 makes merges final. Default 24.' })
+}
+
+export const SplitBody = Type.Object({
+  comment_ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: TICKET_MERGE_LIMITS.splitComments, description: 'The comments of this ticket to move to the new one.' }),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: TICKET_LIMITS.title, description: 'The new ticket\'s title; default this one\'s with "(split from #id)".' }))
+}, { examples: [{ comment_ids: [12, 13], subject: 'Invoice question' }] })
 
 /**
  * A ticket with whichever includes it carries, as `viewer` may see it. Built

@@ -34,6 +34,7 @@ import * as automationsAndAssignment from './0038-automations-and-assignment.js'
 import * as ticketViews from './0039-ticket-views.js'
 import * as presence from './0040-presence.js'
 import * as drafts from './0041-drafts.js'
+import * as ticketMerges from './0042-ticket-merges.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -76,7 +77,8 @@ export const migrations: Migration[] = [
   { name: '0038-automations-and-assignment', ...automationsAndAssignment },
   { name: '0039-ticket-views', ...ticketViews },
   { name: '0040-presence', ...presence },
-  { name: '0041-drafts', ...drafts }
+  { name: '0041-drafts', ...drafts },
+  { name: '0042-ticket-merges', ...ticketMerges }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -24,6 +24,7 @@ import { SatisfactionPanel } from '../components/Satisfaction.js'
 import { HistoryLine, interleave, type HistoryEntry } from '../components/HistoryTimeline.js'
 import { SlaBadge } from '../components/SlaBadge.js'
 import { CollisionWarning, PresenceBar, usePresence, useReplyCollision } from '../components/Presence.js'
+import { MergedBanner, TicketMergeActions } from '../components/TicketMerge.js'
 
 function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
@@ -92,6 +93,7 @@ export default function TicketView ({ id }: { id: number }) {
           {' '}{current.category?.name ?? ''}
           {' · '}{t('ticket.openedBy', { name: personName(current.user) })}{' · '}<DateTime value={current.created_at} />
         </p>
+        <MergedBanner ticket={current} staff={isStaff} onChanged={refresh} />
         {owner && !isStaff ? <TicketPrivacy ticket={current} onChanged={ticket.reload} /> : null}
         <article class="entry entry-reply entry-first" aria-label={t('thread.original')}>
           <Prose html={current.body} />
@@ -134,6 +136,7 @@ export default function TicketView ({ id }: { id: number }) {
           <aside class="ticket-side" aria-label={t('ticket.sidebar')}>
             <MacroPicker ticketId={current.id} onApplied={refresh} />
             <TicketControls ticket={current} categories={categories.data ?? []} onChanged={refresh} />
+            <TicketMergeActions ticket={current} comments={comments.data ?? []} onChanged={refresh} />
             {can('manage_customers') ? <CustomerPanel customerId={current.user_id} /> : null}
           </aside>
           )
