@@ -15,7 +15,8 @@ export function AttachmentList ({ attachments }: { attachments: Attachment[] | u
   )
 }
 
-async function upload (file: File): Promise<Attachment> {
+/** Stores a file (POST /attachments), not yet linked: a comment links it by listing its id. */
+export async function uploadAttachment (file: File): Promise<Attachment> {
   const form = new FormData()
   form.append('file', file, file.name)
   return (await api.post<{ data: Attachment }>('/attachments', form)).data
@@ -37,7 +38,7 @@ export function AttachmentUploader ({ files, onChange }: { files: Attachment[], 
     setStatus(t('attachments.uploading', { count: list.length }))
     for (const file of Array.from(list)) {
       try {
-        added.push(await upload(file))
+        added.push(await uploadAttachment(file))
       } catch (caught) {
         setError(caught instanceof ApiError ? `${file.name}: ${caught.message}` : String(caught))
       } finally {

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
-import { textToHtml, htmlToText } from '../text.js'
 import { Field, ErrorBanner, Checkbox, StatusMessage } from './ui.js'
-import { AttachmentUploader } from './Attachments.js'
+import { AttachmentUploader, uploadAttachment } from './Attachments.js'
+import { RichTextField, richTextEmpty, type InlineImage } from './RichText.js'
 import { t } from '../../messages/index.js'
 import type { Attachment, CannedResponse, Comment } from '../types.js'
 import { Prose } from './Prose.js'
@@ -16,7 +16,7 @@ interface ComposerProps {
   onSent: () => void
 }
 
-function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (text: string) => void }) {
+function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (html: string) => void }) {
   const responses = useAsync(async () => (await api.get<Page<CannedResponse>>('/canned-responses', { per_page: 100 })).data, [])
   const [chosen, setChosen] = useState('')
   const preview = useAsync(async () => chosen === ''
@@ -32,7 +32,7 @@ function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (te
           <div class="canned-preview">
             <h3>{t('composer.preview')}</h3>
             <Prose html={preview.data} />
-            <button type="button" onClick={() => { onInsert(htmlToText(preview.data ?? '')); setChosen('') }}>{t('composer.insert')}</button>
+            <button type="button" onClick={() => { onInsert(preview.data ?? ''); setChosen('') }}>{t('composer.insert')}</button>
           </div>
           )
         : null}
@@ -40,7 +40,10 @@ function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (te
   )
 }
 
-/** Reply or internal note (staff), reply and close (owner); attachments by drag and drop; canned responses for staff. */
+/**
+ * Reply or internal note (staff), reply and close (owner); attachments by drag and drop; canned responses for staff.
+ * The body is HTML from the rich-text editor (`RichTextField`, its own chunk): a controlled value and `setBody`.
+ */
 export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: ComposerProps) {
   const [body, setBody] = useState('')
   const [type, setType] = useState<'1' | '2'>('1')
@@ -50,12 +53,19 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
   const form = useRef<HTMLFormElement>(null)
 
   useEffect(() => {
-    if (autoFocus) form.current?.querySelector('textarea')?.focus()
+    if (autoFocus) form.current?.querySelector<HTMLElement>('.rich-text [id]:is(textarea, [contenteditable])')?.focus()
   }, [autoFocus])
+
+  // A pasted or dropped image is uploaded as an attachment of this comment and shown where it was put.
+  const attachImage = async (file: File): Promise<InlineImage> => {
+    const attachment = await uploadAttachment(file)
+    setFiles((current) => [...current, attachment])
+    return { src: api.downloadUrl(attachment.id), alt: attachment.name }
+  }
 
   const send = useAction(async () => {
     const comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
-      body: textToHtml(body),
+      body,
       type: Number(type),
       private: false,
       ...(close && type === '1' ? { close: true } : {}),
@@ -81,13 +91,13 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
           </fieldset>
           )
         : null}
-      {staff ? <CannedPicker ticketId={ticketId} onInsert={(text) => { setBody(body === '' ? text : `${body}\n\n${text}`) }} /> : null}
+      {staff ? <CannedPicker ticketId={ticketId} onInsert={(html) => { setBody(richTextEmpty(body) ? html : `${body}${html}`) }} /> : null}
       <ErrorBanner error={send.error} />
-      <Field label={isNote ? t('composer.noteBody') : t('composer.replyBody')} name="body" value={body} onValue={setBody} error={send.error} multiline required />
+      <RichTextField label={isNote ? t('composer.noteBody') : t('composer.replyBody')} name="body" value={body} onChange={setBody} error={send.error} autoFocus={autoFocus} onImage={attachImage} required />
       {isNote ? <p class="hint">{t('composer.noteHint')}</p> : null}
       <AttachmentUploader files={files} onChange={setFiles} />
       {!isNote && !closed ? <Checkbox label={t('composer.close')} checked={close} onChange={setClose} name="close" /> : null}
-      <button type="submit" class="primary" disabled={send.pending || body.trim() === ''}>
+      <button type="submit" class="primary" disabled={send.pending || richTextEmpty(body)}>
         {send.pending ? t('composer.sending') : isNote ? t('composer.addNote') : close ? t('composer.sendAndClose') : t('composer.send')}
       </button>
       {sent !== '' ? <StatusMessage message={sent} /> : null}
