@@ -50,8 +50,9 @@ test('addresses the sanitiser would drop are not written: a javascript: link los
   assert.equal(allowedUrl('mailto:a@b.c', true), false, 'an image is http(s) or a path')
 })
 
-test('an empty document is the empty string, and unknown nodes keep only their text', () => {
+test('an empty document is the empty string, trailing empty paragraphs are left out, and unknown nodes keep only their text', () => {
   assert.equal(richTextHtml(doc(p())), '')
+  assert.equal(richTextHtml(doc(p(text('a')), p(), { type: 'bulletList', content: [{ type: 'listItem', content: [p(text('b'))] }] }, p(), p())), '<p>a</p><p></p><ul><li><p>b</p></li></ul>', 'only the trailing empty paragraphs go')
   assert.equal(richTextHtml(doc()), '')
   assert.equal(richTextHtml(doc({ type: 'mystery', content: [p(text('kept'))] })), '<p>kept</p>')
 })

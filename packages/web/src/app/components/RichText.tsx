@@ -1,5 +1,5 @@
 import type { ComponentType } from 'preact'
-import { useEffect, useId, useMemo, useState } from 'preact/hooks'
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks'
 import { t } from '../../messages/index.js'
 import type { ApiError } from '../api.js'
 import { htmlToText, textToHtml } from '../text.js'
@@ -60,13 +60,22 @@ function loadEditor (): Promise<ComponentType<RichTextEditorProps>> {
  */
 function PlainText ({ id, labelId, describedBy, invalid, value, onChange }: RichTextEditorProps) {
   const [text, setText] = useState(() => htmlToText(value))
+  // As in the editor: a late echo of what was typed is not a new value; anything else replaces the text.
+  const echoes = useRef(new Set<string>())
   useEffect(() => {
-    if (value !== textToHtml(text)) setText(htmlToText(value))
+    if (value === textToHtml(text)) echoes.current.clear()
+    else if (!echoes.current.has(value)) setText(htmlToText(value))
   }, [value])
   return (
     <textarea id={id} aria-labelledby={labelId} aria-describedby={describedBy} aria-invalid={invalid ? true : undefined}
       rows={6} value={text}
-      onInput={(e) => { const next = e.currentTarget.value; setText(next); onChange(textToHtml(next)) }} />
+      onInput={(e) => {
+        const next = e.currentTarget.value
+        const html = textToHtml(next)
+        setText(next)
+        echoes.current.add(html)
+        onChange(html)
+      }} />
   )
 }
 

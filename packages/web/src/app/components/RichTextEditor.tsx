@@ -56,6 +56,8 @@ export default function RichTextEditor (props: RichTextEditorProps) {
   const latest = useRef(props)
   latest.current = props
   const emitted = useRef(props.value)
+  /** What the editor sent since the value last caught up: their echoes (renders and effects run later than keystrokes) are not new values. */
+  const echoes = useRef(new Set<string>())
   const [editor, setEditor] = useState<Editor | null>(null)
   const [, setRevision] = useState(0)
   const [focusIndex, setFocusIndex] = useState(0)
@@ -158,6 +160,7 @@ export default function RichTextEditor (props: RichTextEditorProps) {
         const html = richTextHtml(ed.getJSON() as RichTextNode)
         if (html === emitted.current) return
         emitted.current = html
+        echoes.current.add(html)
         latest.current.onChange(html)
       },
       onTransaction: () => { setRevision((n) => n + 1) }
@@ -175,10 +178,17 @@ export default function RichTextEditor (props: RichTextEditorProps) {
     }
   }, [])
 
-  // A value set from outside (sent and cleared, a canned response inserted, a draft restored) replaces the content.
+  // A value set from outside (sent and cleared, a canned response inserted, a draft restored) replaces the content;
+  // a value the editor itself sent a few keystrokes ago (its render came late) does not.
   useEffect(() => {
-    if (editor === null || props.value === emitted.current) return
+    if (editor === null) return
+    if (props.value === emitted.current) {
+      echoes.current.clear()
+      return
+    }
+    if (echoes.current.has(props.value)) return
     emitted.current = props.value
+    echoes.current.clear()
     editor.commands.setContent(props.value, { emitUpdate: false })
   }, [props.value, editor])
 
@@ -237,14 +247,14 @@ export default function RichTextEditor (props: RichTextEditorProps) {
             aria-label={t(tool.label)} title={t(tool.label)} aria-pressed={editor !== null && tool.active(editor)} disabled={editor === null}
             onMouseDown={(e) => { e.preventDefault() }} onFocus={() => { setFocusIndex(index) }}
             onClick={() => { if (editor !== null) tool.run(editor) }}>
-            <span aria-hidden="true">{tool.text}</span>
+            <span class="glyph" aria-hidden="true" data-glyph={tool.text} />
           </button>
         ))}
         <button type="button" class="tool tool-link" tabIndex={focusIndex === tools.length ? 0 : -1}
           aria-label={t('editor.link')} title={t('editor.link')} aria-pressed={editor?.isActive('link') === true} aria-expanded={link !== null}
           disabled={editor === null} onMouseDown={(e) => { e.preventDefault() }} onFocus={() => { setFocusIndex(tools.length) }}
           onClick={() => { if (editor !== null) openLink(editor) }}>
-          <span aria-hidden="true">🔗</span>
+          <span class="glyph" aria-hidden="true" data-glyph="🔗" />
         </button>
       </div>
       {link !== null
