@@ -78,7 +78,7 @@ for (const dialect of testDialects()) {
         await page.getByRole('button', { name: 'Insert into reply' }).click()
         // The reply is the rich-text editor's text box once its chunk has loaded.
         await page.locator('.composer [contenteditable="true"]').waitFor()
-        assert.match(await page.getByLabel('Your reply').innerText(), /Hello Robin, please update the printer driver/)
+        assert.match(await page.getByLabel('Your reply').textContent() ?? '', /Hello Robin, please update the printer driver/)
         await page.getByRole('button', { name: 'Send reply' }).click()
         await page.getByText('Reply sent.').waitFor()
         await page.getByLabel('Internal note (staff only)').check()

@@ -105,7 +105,7 @@ for (const dialect of testDialects()) {
       await entry.locator('img[alt="screenshot.png"]').waitFor()
       assert.equal(await entry.locator('strong', { hasText: 'loud' }).count(), 1)
       // The composer is empty again and ready for the next reply.
-      assert.equal((await editor.innerText()).trim(), '')
+      assert.equal((await editor.textContent() ?? '').trim(), '')
       assert.equal(await page.getByRole('button', { name: 'Send reply' }).isDisabled(), true)
 
       // The article editor: the same editor (with headings), the preview and the published page follow it.
