@@ -246,6 +246,7 @@ export const enConsole = {
   'editor.linkInvalid': 'Enter a web (http or https) or email address.',
   'editor.hint': 'Markdown works as you type: **bold**, *italic*, `code`, "- " for a list, "> " for a quote. Alt+F10 goes to the toolbar.',
   'editor.hintImages': 'Markdown works as you type: **bold**, *italic*, `code`, "- " for a list, "> " for a quote. Paste or drop an image to attach it here. Alt+F10 goes to the toolbar.',
+  'editor.lossy': 'This text has formatting the editor cannot keep (a table, a class, sub- or superscript…): it is shown as plain paragraphs here, and saving a change keeps only what the editor shows.',
   'editor.imageUploading': 'Uploading {count} image(s)…',
   'editor.imageUploaded': '{count} image(s) attached.',
   'attachments.label': 'Attachments',

@@ -109,8 +109,13 @@ for (const dialect of testDialects()) {
       assert.equal(await page.getByRole('button', { name: 'Send reply' }).isDisabled(), true)
 
       // The article editor: the same editor (with headings), the preview and the published page follow it.
+      // An older body with formatting the editor cannot hold (a table) says so before a save would drop it.
+      await server.call('POST', '/articles', { category: category.id, collection: collection.id, title: 'Old table', body: '<table><tbody><tr><td>cell</td></tr></tbody></table>', status: 'draft' })
       await page.goto(`${server.origin}/knowledge-base`)
       await page.getByRole('button', { name: 'Articles Formatting guides' }).click()
+      await page.getByRole('button', { name: 'Edit Old table' }).click()
+      await page.getByText('This text has formatting the editor cannot keep').waitFor()
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click()
       await page.getByRole('button', { name: 'New article' }).click()
       await page.getByLabel('Title', { exact: true }).fill('Formatting in replies')
       const body = page.getByRole('textbox', { name: 'Body', exact: true })
@@ -128,7 +133,8 @@ for (const dialect of testDialects()) {
       await expectAccessible(page, 'article editor')
       await page.getByRole('button', { name: 'Save' }).click()
       await page.getByText('Saved.').waitFor()
-      const articles = await server.call('GET', `/articles?filter[collection]=${collection.id}`) as Array<{ slug: string, body: string }>
+      const articles = (await server.call('GET', `/articles?filter[collection]=${collection.id}`) as Array<{ title: string, slug: string, body: string }>)
+        .filter((a) => a.title === 'Formatting in replies')
       assert.equal(articles[0]?.body, '<h2>Steps</h2><ol><li><p>Open <strong>Settings</strong> first</p></li><li><p>Save</p></li></ol>')
       const published = await page.request.get(`${server.origin}/kb/articles/${articles[0]?.slug}`)
       assert.equal(published.status(), 200)

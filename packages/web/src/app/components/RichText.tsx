@@ -104,8 +104,8 @@ export function RichTextField ({ label, name, value, onChange, error, hint, requ
   return (
     <div class={`field rich-text${message !== undefined ? ' field-invalid' : ''}`} data-name={name}>
       <div class="label-row">
-        {/* `for` names the text area, or the editor's text box once loaded (a click on the label focuses it; it is also aria-labelledby) */}
-        <label id={`${id}-label`} for={id}>{label}</label>
+        {/* `for` names the text area; the editor's text box (a div) is aria-labelledby it, and a click on the label focuses it */}
+        <label id={`${id}-label`} for={Editor === undefined ? id : undefined}>{label}</label>
         {required === true ? <span class="required-mark" aria-hidden="true">*</span> : null}
       </div>
       {Editor !== undefined ? <Editor {...props} /> : <PlainText {...props} />}

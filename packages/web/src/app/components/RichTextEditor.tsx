@@ -45,6 +45,9 @@ export function linkHref (typed: string): string {
   return `https://${value}`
 }
 
+/** Formatting the server keeps but this editor cannot hold (tables, classes, `<sub>`…): an older body with it loses it once edited. */
+const BEYOND_EDITOR = /<(?:table|abbr|kbd|mark|small|sub|sup|ins)\b|\sclass="(?!language-)/i
+
 function imageFiles (list: FileList | null | undefined): File[] {
   return Array.from(list ?? []).filter((file) => file.type.startsWith('image/'))
 }
@@ -65,6 +68,7 @@ export default function RichTextEditor (props: RichTextEditorProps) {
   const [linkError, setLinkError] = useState('')
   const [status, setStatus] = useState('')
   const [uploadError, setUploadError] = useState('')
+  const [lossy] = useState(() => BEYOND_EDITOR.test(props.value))
 
   const openLink = (ed: Editor) => {
     setLinkError('')
@@ -278,6 +282,7 @@ export default function RichTextEditor (props: RichTextEditorProps) {
           </fieldset>
           )
         : null}
+      {lossy ? <p class="rich-text-lossy" id={`${props.id}-lossy`}>{t('editor.lossy')}</p> : null}
       <div ref={mount} class="rich-text-area" />
       <p class="hint rich-text-hint">{t(props.onImage !== undefined ? 'editor.hintImages' : 'editor.hint')}</p>
       <p class="visually-hidden" role="status" aria-live="polite">{status}</p>
