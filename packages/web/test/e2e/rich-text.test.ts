@@ -72,13 +72,23 @@ for (const dialect of testDialects()) {
       await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'textbox')
 
       // A pasted image is uploaded as an attachment and shown where it was pasted.
+      const paste = async (name: string) => {
+        await page.evaluate(async ([base64, file]) => {
+          const bytes = Uint8Array.from(atob(base64 as string), (c) => c.charCodeAt(0))
+          const data = new DataTransfer()
+          data.items.add(new File([bytes], file as string, { type: 'image/png' }))
+          document.querySelector('.composer [contenteditable="true"]')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+        }, [PNG, name])
+      }
       await page.keyboard.press('ControlOrMeta+End')
-      await page.evaluate(async (base64) => {
-        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
-        const data = new DataTransfer()
-        data.items.add(new File([bytes], 'screenshot.png', { type: 'image/png' }))
-        document.querySelector('.composer [contenteditable="true"]')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
-      }, PNG)
+      // One pasted and then removed from the attachment list leaves the text too.
+      await paste('mistake.png')
+      await page.locator('.composer [contenteditable="true"] img[alt="mistake.png"]').waitFor()
+      await page.getByRole('button', { name: 'Remove mistake.png' }).click()
+      await page.locator('.composer [contenteditable="true"] img[alt="mistake.png"]').waitFor({ state: 'detached' })
+      await editor.focus()
+      await page.keyboard.press('ControlOrMeta+End')
+      await paste('screenshot.png')
       await page.locator('.composer [contenteditable="true"] img[alt="screenshot.png"]').waitFor()
       await page.locator('.composer .dropzone').getByText('screenshot.png').waitFor()
       await page.waitForFunction(() => {

@@ -1,4 +1,4 @@
-import { useState, useId } from 'preact/hooks'
+import { useState, useId, useRef } from 'preact/hooks'
 import { api, ApiError } from '../api.js'
 import { t } from '../../messages/index.js'
 import { formatSize } from './ui.js'
@@ -29,6 +29,9 @@ export function AttachmentUploader ({ files, onChange }: { files: Attachment[], 
   const [busy, setBusy] = useState(0)
   const [error, setError] = useState<string | null>(null)
   const [status, setStatus] = useState('')
+  // The list as it is when an upload ends (an image pasted into the composer meanwhile is in it).
+  const latest = useRef(files)
+  latest.current = files
 
   const add = async (list: FileList | null) => {
     if (list === null || list.length === 0) return
@@ -45,7 +48,7 @@ export function AttachmentUploader ({ files, onChange }: { files: Attachment[], 
         setBusy((n) => n - 1)
       }
     }
-    onChange([...files, ...added])
+    onChange([...latest.current, ...added])
     setStatus(t('attachments.uploaded', { count: added.length }))
   }
 

@@ -63,6 +63,15 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
     return { src: api.downloadUrl(attachment.id), alt: attachment.name }
   }
 
+  // An attachment removed from the list takes its pasted image out of the text too (it would not be linked, so not shown).
+  const changeFiles = (next: Attachment[]) => {
+    const removed = files.filter((file) => !next.some((kept) => kept.id === file.id))
+    const images = removed.map((file) => api.downloadUrl(file.id))
+    const stripped = images.reduce((html, src) => html.split(/(<img\b[^>]*>)/).filter((part) => !part.startsWith(`<img src="${src}"`)).join(''), body)
+    if (stripped !== body) setBody(stripped)
+    setFiles(next)
+  }
+
   const send = useAction(async () => {
     const comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
       body,
@@ -95,7 +104,7 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent }: Compos
       <ErrorBanner error={send.error} />
       <RichTextField label={isNote ? t('composer.noteBody') : t('composer.replyBody')} name="body" value={body} onChange={setBody} error={send.error} autoFocus={autoFocus} onImage={attachImage} required />
       {isNote ? <p class="hint">{t('composer.noteHint')}</p> : null}
-      <AttachmentUploader files={files} onChange={setFiles} />
+      <AttachmentUploader files={files} onChange={changeFiles} />
       {!isNote && !closed ? <Checkbox label={t('composer.close')} checked={close} onChange={setClose} name="close" /> : null}
       <button type="submit" class="primary" disabled={send.pending || richTextEmpty(body)}>
         {send.pending ? t('composer.sending') : isNote ? t('composer.addNote') : close ? t('composer.sendAndClose') : t('composer.send')}
