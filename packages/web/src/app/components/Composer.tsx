@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, type Page } from '../api.js'
 import { useAction, useAsync } from '../hooks.js'
-import { textToHtml, htmlToText } from '../text.js'
 import { Field, ErrorBanner, Checkbox, StatusMessage } from './ui.js'
-import { AttachmentUploader } from './Attachments.js'
+import { AttachmentUploader, uploadAttachment } from './Attachments.js'
+import { RichTextField, richTextEmpty, type InlineImage } from './RichText.js'
 import { t } from '../../messages/index.js'
 import type { Attachment, CannedResponse, Comment } from '../types.js'
 import { Prose } from './Prose.js'
@@ -19,7 +19,7 @@ interface ComposerProps {
   collision?: { fields: () => Record<string, unknown>, conflicted: (error: unknown) => boolean } | undefined
 }
 
-function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (text: string) => void }) {
+function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (html: string) => void }) {
   const responses = useAsync(async () => (await api.get<Page<CannedResponse>>('/canned-responses', { per_page: 100 })).data, [])
   const [chosen, setChosen] = useState('')
   const preview = useAsync(async () => chosen === ''
@@ -35,7 +35,7 @@ function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (te
           <div class="canned-preview">
             <h3>{t('composer.preview')}</h3>
             <Prose html={preview.data} />
-            <button type="button" onClick={() => { onInsert(htmlToText(preview.data ?? '')); setChosen('') }}>{t('composer.insert')}</button>
+            <button type="button" onClick={() => { onInsert(preview.data ?? ''); setChosen('') }}>{t('composer.insert')}</button>
           </div>
           )
         : null}
@@ -43,7 +43,10 @@ function CannedPicker ({ ticketId, onInsert }: { ticketId: number, onInsert: (te
   )
 }
 
-/** Reply or internal note (staff), reply and close (owner); attachments by drag and drop; canned responses for staff. */
+/**
+ * Reply or internal note (staff), reply and close (owner); attachments by drag and drop; canned responses for staff.
+ * The body is HTML from the rich-text editor (`RichTextField`, its own chunk): a controlled value and `setBody`.
+ */
 export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collision }: ComposerProps) {
   const [body, setBody] = useState('')
   const [type, setType] = useState<'1' | '2'>('1')
@@ -52,15 +55,31 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collisio
   const [sent, setSent] = useState('')
   const form = useRef<HTMLFormElement>(null)
   // Saved on the server as it is typed (use-draft.ts): restored here, and on the author's other devices.
-  const draft = useDraft(ticketId, { body: textToHtml(body), type: type === '2' ? 2 : 1, attachments: files.map((f) => f.id) }, (saved) => {
-    setBody(htmlToText(saved.body))
+  const draft = useDraft(ticketId, { body: richTextEmpty(body) ? '' : body, type: type === '2' ? 2 : 1, attachments: files.map((f) => f.id) }, (saved) => {
+    setBody(saved.body)
     setType(staff && saved.type === 2 ? '2' : '1')
     setFiles(saved.attachments)
   })
 
   useEffect(() => {
-    if (autoFocus) form.current?.querySelector('textarea')?.focus()
+    if (autoFocus) form.current?.querySelector<HTMLElement>('.rich-text [id]:is(textarea, [contenteditable])')?.focus()
   }, [autoFocus])
+
+  // A pasted or dropped image is uploaded as an attachment of this comment and shown where it was put.
+  const attachImage = async (file: File): Promise<InlineImage> => {
+    const attachment = await uploadAttachment(file)
+    setFiles((current) => [...current, attachment])
+    return { src: api.downloadUrl(attachment.id), alt: attachment.name }
+  }
+
+  // An attachment removed from the list takes its pasted image out of the text too (it would not be linked, so not shown).
+  const changeFiles = (next: Attachment[]) => {
+    const removed = files.filter((file) => !next.some((kept) => kept.id === file.id))
+    const images = removed.map((file) => api.downloadUrl(file.id))
+    const stripped = images.reduce((html, src) => html.split(/(<img\b[^>]*>)/).filter((part) => !part.startsWith(`<img src="${src}"`)).join(''), body)
+    if (stripped !== body) setBody(stripped)
+    setFiles(next)
+  }
 
   const send = useAction(async () => {
     // The server deletes the draft with the comment: no autosave may land after it.
@@ -68,7 +87,7 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collisio
     let comment: { data: Comment } | undefined
     try {
       comment = await api.post<{ data: Comment }>(`/tickets/${ticketId}/comments`, {
-        body: textToHtml(body),
+        body,
         type: Number(type),
         private: false,
         ...(close && type === '1' ? { close: true } : {}),
@@ -101,13 +120,13 @@ export function Composer ({ ticketId, staff, closed, autoFocus, onSent, collisio
           </fieldset>
           )
         : null}
-      {staff ? <CannedPicker ticketId={ticketId} onInsert={(text) => { setBody(body === '' ? text : `${body}\n\n${text}`) }} /> : null}
+      {staff ? <CannedPicker ticketId={ticketId} onInsert={(html) => { setBody(richTextEmpty(body) ? html : `${body}${html}`) }} /> : null}
       <ErrorBanner error={send.error} />
-      <Field label={isNote ? t('composer.noteBody') : t('composer.replyBody')} name="body" value={body} onValue={setBody} error={send.error} multiline required />
+      <RichTextField label={isNote ? t('composer.noteBody') : t('composer.replyBody')} name="body" value={body} onChange={setBody} error={send.error} autoFocus={autoFocus} onImage={attachImage} required />
       {isNote ? <p class="hint">{t('composer.noteHint')}</p> : null}
-      <AttachmentUploader files={files} onChange={setFiles} />
+      <AttachmentUploader files={files} onChange={changeFiles} />
       {!isNote && !closed ? <Checkbox label={t('composer.close')} checked={close} onChange={setClose} name="close" /> : null}
-      <button type="submit" class="primary" disabled={send.pending || body.trim() === ''}>
+      <button type="submit" class="primary" disabled={send.pending || richTextEmpty(body)}>
         {send.pending ? t('composer.sending') : isNote ? t('composer.addNote') : close ? t('composer.sendAndClose') : t('composer.send')}
       </button>
       {draft.stored
