@@ -10,6 +10,7 @@ import { ruleTicketOf } from '../macros/macro-service.js'
 import type { WithIncludes } from '../store.js'
 import { requiredPlainText } from '../text-input.js'
 import { formatDateTime, parseDateTime } from '../time.js'
+import { conditionsAskBusinessHours, ticketCalendar, withinBusinessHours } from '../sla/ticket-business-hours.js'
 import { runTriggerEffect } from '../triggers/trigger-effects.js'
 import { writeRuleChanges } from '../triggers/trigger-runner.js'
 import { automationActor, requireSignedIn, type ActorInput } from '../users/actor.js'
@@ -130,7 +131,10 @@ export class AutomationService {
   private async fire (automation: Automation, candidate: AutomationCandidate, now: Date): Promise<boolean> {
     const instants = Object.fromEntries(Object.entries(candidate.instants).map(([key, value]) => [key, iso(value)])) as TicketInstants
     const mark = candidate.mark === null ? null : { anchor_at: iso(candidate.mark) as string }
-    if (!automationFires(automation.time_condition, instants, now, null, mark)) return false
+    // The ticket's SLA calendar (its policy's, else the default one's) is read only when business hours matter to this automation.
+    const asksHours = conditionsAskBusinessHours(automation.conditions)
+    const calendar = automation.time_condition.business || asksHours ? await ticketCalendar(this.ctx.store, candidate.ticket.id) : null
+    if (!automationFires(automation.time_condition, instants, now, calendar, mark)) return false
     const by = automationActor({ type: 'automation', id: automation.id, name: automation.name })
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const ticket = await tx.tickets.findById(candidate.ticket.id)
@@ -144,7 +148,7 @@ export class AutomationService {
         previous: null,
         customer_email: owner?.email === undefined || owner.email === '' ? null : owner.email.toLowerCase(),
         comment_text: null,
-        within_business_hours: true
+        within_business_hours: withinBusinessHours(calendar, now)
       }
       if (!conditionsHold(automation.conditions, facts)) return false
       const applied = applyRuleActions(facts.ticket, automation.actions)

@@ -16,10 +16,11 @@ import {
 } from '../tickets/ticket-events.js'
 import type { TicketPatch } from '../tickets/ticket-store.js'
 import { ticketWithTags } from '../tickets/ticket-tag-events.js'
-import { TicketStatus, type Ticket } from '../tickets/ticket.js'
+import { TicketStatus, withRecordedDue, type Ticket } from '../tickets/ticket.js'
 import { formatDateTime } from '../time.js'
 import { automationActor, toActor, type ActorInput, type AutomationActor } from '../users/actor.js'
-import { isStaff, UserStatus } from '../users/user.js'
+import { isStaff, UserStatus, type User } from '../users/user.js'
+import { conditionsAskBusinessHours, ticketWithinBusinessHours } from '../sla/ticket-business-hours.js'
 import { runTriggerEffect } from './trigger-effects.js'
 import { applyAssignmentRule } from '../assignment/assignment-service.js'
 
@@ -34,6 +35,10 @@ export interface TriggerChange {
   comment?: string | null
   /** The change came from auto-submitted mail (RFC 3834): replies are suppressed. */
   autoSubmitted?: boolean
+  /** The ticket's tags after the change, when the caller has them (else read). */
+  tags?: readonly Tag[]
+  /** The ticket's owner, when the caller has it (else read). */
+  owner?: User | null
 }
 
 /** The channel a rule sees for an actor: a person's door, mail for a mail sender, automation for rules. */
@@ -47,18 +52,21 @@ export function ruleChannelOf (input: ActorInput): RuleChannel {
   }
 }
 
-/** What a pass did, for tests and logs. */
-export type TriggerRun = TriggerPassResult | null
+/** What a pass did, for tests and logs: the pass, and the ticket as the triggers left it (with its due times). */
+export type TriggerRun = (TriggerPassResult & { after: Ticket }) | null
 
 /**
  * The trigger hook of a ticket change, called by the ticket and comment
- * services inside the change's transaction (one line each): loads the active
- * triggers (one query; nothing more when none reacts to the event), builds
- * the rule facts, runs the pass, writes each fired trigger's field changes,
- * records them in history as that trigger (door `automation`), raises
- * ticket-updated events naming it (webhooks and the stream carry them) and
- * carries out the effects. Changes made by triggers never run triggers
- * again: the pass already handled its rounds.
+ * services inside the change's transaction (one line each), and by the SLA
+ * escalation for warnings and breaches: reads the active triggers (the
+ * store keeps them per process behind one version read; nothing more when
+ * none reacts to the event), builds the rule facts, runs the pass, writes
+ * each fired trigger's field changes, records them in history as that
+ * trigger (door `automation`), raises ticket-updated events naming it
+ * (webhooks and the stream carry them) and carries out the effects. Changes
+ * made by triggers never run triggers again: the pass already handled its
+ * rounds. `change.tags` and `change.owner`, when the caller has them, save
+ * their reads.
  */
 export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor: ActorInput, change: TriggerChange): Promise<TriggerRun> {
   const acting = toActor(actor)
@@ -66,13 +74,15 @@ export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor
   const triggers = (await tx.triggers.active()).filter((trigger) => trigger.events.includes(change.event))
   if (triggers.length === 0) return null
   const id = change.ticket.id
-  const tags = (await tx.tickets.tagsOf([id])).get(id) ?? []
-  const owner = await tx.users.findById(change.ticket.user_id)
+  const tags = change.tags !== undefined ? [...change.tags] : (await tx.tickets.tagsOf([id])).get(id) ?? []
+  const owner = change.owner !== undefined ? change.owner : await tx.users.findById(change.ticket.user_id)
   const ticket = ruleTicketOf(change.ticket, tags)
   const previous = change.previous === undefined || change.previous === null
     ? null
     : { ...ruleTicketOf(change.previous.ticket, []), tags: change.previous.tags !== undefined ? [...change.previous.tags] : ticket.tags }
   const rules: TriggerRule[] = triggers.map((trigger) => ({ id: trigger.id, name: trigger.name, events: trigger.events, conditions: trigger.conditions, actions: trigger.actions }))
+  // The ticket's SLA calendar is read only when a condition asks about business hours.
+  const asksHours = rules.some((rule) => conditionsAskBusinessHours(rule.conditions))
   const result = runTriggerPass(rules, {
     event: change.event,
     channel: ruleChannelOf(actor),
@@ -80,21 +90,23 @@ export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor
     previous,
     customer_email: owner?.email === undefined || owner.email === '' ? null : owner.email.toLowerCase(),
     comment_text: change.comment === undefined || change.comment === null ? null : plainText(change.comment, 65535),
-    // No SLA calendar is attached to tickets yet: every moment counts as business hours (docs/automation.md).
-    within_business_hours: true,
+    within_business_hours: asksHours ? await ticketWithinBusinessHours(tx, id, ctx.clock.now()) : true,
     auto_submitted: change.autoSubmitted === true
   })
-  if (result.fired.length === 0) return result
+  if (result.fired.length === 0) return { ...result, after: change.ticket }
 
   // One write for every fired trigger's field changes (history and events still say which trigger made which), then the effects in order.
   const steps = result.fired.map((fired) => ({ by: automationActor({ type: 'trigger', id: fired.trigger.id, name: fired.trigger.name }), changes: fired.changes }))
   let current = steps.some((step) => step.changes.length > 0) ? (await writeRuleChanges(ctx, tx, steps, change.ticket, tags)).ticket : change.ticket
+  let reread = false
   for (const [index, fired] of result.fired.entries()) {
     for (const effect of fired.effects) {
       current = await runTriggerEffect(ctx, tx, steps[index]!.by, current, effect, { owner: owner ?? null }) ?? current
+      // A note or reply moves the ticket (its updated_at, a reply its status and due times) through the comment path.
+      if (effect.type === 'add_note' || effect.type === 'reply') reread = true
     }
   }
-  return result
+  return { ...result, after: reread ? await tx.tickets.findById(id) ?? current : current }
 }
 
 /** History names of the rule language's fields (as `ticketChanges` records them). */
@@ -185,7 +197,8 @@ export async function writeRuleChanges (
     events.push({ type: TicketEventType.TicketClosedByAgent, ...base, rule: last } satisfies TicketClosedByAgentEvent)
   }
   await ctx.events.emitMany(tx, events)
-  return { ticket: updated, tags: updatedTags }
+  // The SLA recorder set the due times on the event's copy of the ticket: the caller needs no re-read for them.
+  return { ticket: withRecordedDue(updated, base.ticket), tags: updatedTags }
 }
 
 /** Writes a note or reply authored by the help desk (no user), raising `CommentAdded` naming the rule. */
@@ -218,10 +231,10 @@ export async function automaticMailMayGo (ctx: ServiceContext, tx: Store, recipi
 
 export type { EffectAction, RuleTicket }
 
-/** `runTriggersOnChange`, then the ticket as the triggers left it (re-read only when one fired). */
+/** `runTriggersOnChange`, then the ticket as the triggers left it (re-read only when a trigger wrote a comment). */
 export async function ticketAfterTriggers (ctx: ServiceContext, tx: Store, actor: ActorInput, change: TriggerChange): Promise<Ticket> {
   const run = await runTriggersOnChange(ctx, tx, actor, change)
-  const ticket = run === null || run.fired.length === 0 ? change.ticket : await tx.tickets.findById(change.ticket.id) ?? change.ticket
+  const ticket = run === null ? change.ticket : run.after
   // A new ticket nobody (no trigger) assigned gets its category's assignment rule.
   return change.event === 'ticket.created' ? await applyAssignmentRule(ctx, tx, ticket) : ticket
 }

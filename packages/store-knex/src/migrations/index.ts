@@ -31,6 +31,7 @@ import * as macros from './0036-macros.js'
 import * as reports from './0031-reports.js'
 import * as triggers from './0037-triggers.js'
 import * as automationsAndAssignment from './0038-automations-and-assignment.js'
+import * as triggerListVersion from './0043-trigger-list-version.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -70,7 +71,8 @@ export const migrations: Migration[] = [
   { name: '0035-ticket-priorities-and-tags', ...ticketPrioritiesAndTags },
   { name: '0036-macros', ...macros },
   { name: '0037-triggers', ...triggers },
-  { name: '0038-automations-and-assignment', ...automationsAndAssignment }
+  { name: '0038-automations-and-assignment', ...automationsAndAssignment },
+  { name: '0043-trigger-list-version', ...triggerListVersion }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
