@@ -71,8 +71,10 @@ export type TriggerRun = (TriggerPassResult & { after: Ticket }) | null
 export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor: ActorInput, change: TriggerChange): Promise<TriggerRun> {
   const acting = toActor(actor)
   if (acting.kind === 'automation' && acting.rule.type === 'trigger') return null
-  const triggers = (await tx.triggers.active()).filter((trigger) => trigger.events.includes(change.event))
-  if (triggers.length === 0) return null
+  const active = await tx.triggers.active()
+  if (!active.some((trigger) => trigger.events.includes(change.event))) return null
+  // Those on `ticket.updated` too: the changes of a round are a ticket update for the next round (a breach trigger's tag, say).
+  const triggers = active.filter((trigger) => trigger.events.includes(change.event) || trigger.events.includes('ticket.updated'))
   const id = change.ticket.id
   const tags = change.tags !== undefined ? [...change.tags] : (await tx.tickets.tagsOf([id])).get(id) ?? []
   const owner = change.owner !== undefined ? change.owner : await tx.users.findById(change.ticket.user_id)
