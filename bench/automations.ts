@@ -12,7 +12,9 @@
  *   no ticket has), never fired: every open ticket is in the time range, the
  *   conditions leave none;
  * - tags-fail: "tag open tickets older than a day tagged vip" (a tag no
- *   ticket has): the condition is evaluated on the tickets, not in SQL;
+ *   ticket has): `EXISTS` on the ticket's tags in the due query;
+ * - subject-fail: a subject condition no ticket meets: SQL cannot filter it,
+ *   every ticket in range is read (in pages) and judged in process;
  * - due: the same with `--due` tickets tagged vip, fired on (each its own
  *   write transaction) — the run's cost then follows what it does.
  *
@@ -119,6 +121,11 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Array<Record<stri
     const vip = await create('tag vip', { all: [{ field: 'status', operator: 'is', value: TicketStatus.Open }, { field: 'tags', operator: 'includes_any', value: ['vip'] }] })
     await only(vip.id)
     out.push(await measure('conditions fail (tags)', vip.id))
+
+    const subject = await create('tag refunds', { all: [{ field: 'status', operator: 'is', value: TicketStatus.Open }, { field: 'subject', operator: 'contains_word', value: 'refund' }] })
+    await only(subject.id)
+    out.push(await measure('conditions fail (subject, judged in process)', subject.id))
+    await only(vip.id)
 
     const dueIds = (await store.knex('tickets').select('id').orderBy('id', 'desc').limit(DUE) as Array<{ id: number }>).map((row) => row.id)
     let round = 0

@@ -89,12 +89,16 @@ eachDialect((dialect) => {
       const urgent = await h.helpdesk.automations.create(d.admin.user, {
         name: 'Urgent', time_condition: { anchor: 'created', hours: 1 }, conditions: { all: [{ field: 'priority', operator: 'in', value: ['urgent', 'high'] }] }, actions: [{ type: 'add_tags', value: ['hot'] }]
       })
+      const plain = await h.helpdesk.automations.create(d.admin.user, {
+        name: 'Plain', time_condition: { anchor: 'created', hours: 1 }, conditions: { all: [{ field: 'tags', operator: 'includes_none', value: ['VIP'] }, { field: 'tags', operator: 'includes_none', value: ['gold'] }] }, actions: [{ type: 'add_tags', value: ['plain'] }]
+      })
       clock.advance(2 * 60 * MINUTE)
       const reads = await h.countQueries(async () => await h.helpdesk.automations.run({ pageSize: 2 }))
       const fired = (id: number) => reads.result.fired.find((f) => f.automation_id === id)?.ticket_ids
       assert.deepEqual(fired(vip.id), [ids[5], ids[6]])
       assert.deepEqual(fired(urgent.id), [ids[6]])
-      assert.deepEqual((await h.helpdesk.automations.run({ pageSize: 2 })).fired.map((f) => f.ticket_ids), [[], []], 'once')
+      assert.deepEqual(fired(plain.id), ids.slice(0, 5))
+      assert.deepEqual((await h.helpdesk.automations.run({ pageSize: 2 })).fired.map((f) => f.ticket_ids), [[], [], []], 'once')
       // Within business hours, on the ticket's calendar: none on a calendar closed all week.
       const closed = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/sla/calendars', token: d.admin.token, payload: { name: 'Never', time_zone: 'UTC', hours: { mon: [{ start: '09:00', end: '09:01' }] } } }), 201).data
       const [policy] = (await h.store.sla.allPolicies()).filter((p) => p.is_default)

@@ -59,7 +59,8 @@ export function requiredPriorities (conditions: RuleConditions): Priority[] | nu
 
 /** What the due query filters on for these conditions (the rest are evaluated on the tickets it returns). */
 export function dueFilterOf (conditions: RuleConditions): AutomationDueFilter {
-  return { statuses: requiredStatuses(conditions), priorities: requiredPriorities(conditions) }
+  const tags = conditions.all.flatMap((condition) => condition.field === 'tags' ? [{ operator: condition.operator, value: condition.value }] : [])
+  return { statuses: requiredStatuses(conditions), priorities: requiredPriorities(conditions), tags }
 }
 
 /** Tickets read per page of a run's time range. */
@@ -126,10 +127,13 @@ export class AutomationService {
 
   /**
    * One run: per active automation, the tickets due by its time condition
-   * (an index range, at most `AUTOMATION_LIMITS.perRun`; the rest next run),
-   * narrowed by `automationFires` and its conditions; each fires in its own
-   * transaction, as the automation (history door `automation`), and is
-   * marked with the anchor it fired on, so it fires once until re-armed.
+   * (an index range, the statuses and priorities its conditions require
+   * filtered in SQL, its marks left out), page by page through the whole
+   * range, judged on each page with batched reads; each that passes fires in
+   * its own transaction (read and judged again there), as the automation
+   * (history door `automation`), and is marked with the anchor it fired on,
+   * so it fires once until re-armed. At most `AUTOMATION_LIMITS.perRun`
+   * fire per automation and run; the rest fire at the next.
    */
   async run (options: { pageSize?: number } = {}): Promise<AutomationRunResult> {
     const pageSize = options.pageSize ?? AUTOMATION_PAGE
@@ -153,6 +157,7 @@ export class AutomationService {
         const last = page.at(-1)
         const at = last?.instants[condition.anchor]
         if (page.length < pageSize || last === undefined || at === null || at === undefined) break
+        if (after !== null && after.anchor_at === at && after.id === last.ticket.id) break
         after = { anchor_at: at, id: last.ticket.id }
       }
       result.fired.push({ automation_id: automation.id, ticket_ids: ticketIds })

@@ -60,6 +60,8 @@ export interface AutomationCandidate {
 export interface AutomationDueFilter {
   statuses: number[] | null
   priorities: Priority[] | null
+  /** The tag conditions of `all` (names lowercased), as `EXISTS` on the ticket's tags. */
+  tags?: Array<{ operator: 'includes_any' | 'includes_all' | 'includes_none', value: string[] }>
 }
 
 /** Where a page of the due query ends: its last ticket's anchor instant (as read) and id. */

@@ -108,7 +108,15 @@ export function createAutomationRepository (ctx: RepositoryContext): AutomationR
         .limit(limit)
       if (filter.statuses !== null) void qb.whereIn('tickets.status', filter.statuses)
       if (filter.priorities !== null) void qb.whereIn('tickets.priority', filter.priorities.map(priorityRank))
-      if (after !== null) void qb.where((w) => { void w.where(column, '>', after.anchor_at).orWhere((x) => { void x.where(column, after.anchor_at).where('tickets.id', '>', after.id) }) })
+      for (const { operator, value } of filter.tags ?? []) {
+        const tagged = (names: string[]) => db('ticket_tags').join('tags', 'tags.id', 'ticket_tags.tag_id').select(db.raw('1'))
+          .whereRaw('"ticket_tags"."ticket_id" = "tickets"."id"').whereRaw(`lower("tags"."name") in (${names.map(() => '?').join(', ')})`, names)
+        if (operator === 'includes_any') void qb.whereExists(tagged(value))
+        else if (operator === 'includes_none') void qb.whereNotExists(tagged(value))
+        else for (const name of value) void qb.whereExists(tagged([name]))
+      }
+      // `>=` first, so the index range starts at the cursor on both databases (an OR alone reads the range from its start).
+      if (after !== null) void qb.where(column, '>=', after.anchor_at).where((w) => { void w.where(column, '>', after.anchor_at).orWhere('tickets.id', '>', after.id) })
       const rows = await qb as Array<TicketRow & { status_changed_at: string | null, mark_anchor_at: string | null }>
       return rows.map((row): AutomationCandidate => {
         const ticket = ticketFromRow(row)
