@@ -117,7 +117,7 @@ export class TicketService {
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }
-      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket: withRecordedDue(ticket, evented), tags: tagged, owner: user })
+      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket: withRecordedDue(ticket, evented), tags: tagged, owner: user, category })
     })
     try {
       return await write(owner)
@@ -175,7 +175,7 @@ export class TicketService {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
       }
       const written = withRecordedDue(updated, evented)
-      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: written, tags: after, previous: { ticket, tags: before.map((tag) => tag.name) } }) : written
+      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: written, tags: after, category: facts.category, previous: { ticket, tags: before.map((tag) => tag.name) } }) : written
     })
   }
 

@@ -5,6 +5,7 @@ import { runTriggerPass, type TriggerPassResult, type TriggerRule } from '../aut
 import { placeholderValues, renderPlaceholders } from '../canned-responses/placeholders.js'
 import { nowString, type ServiceContext } from '../context.js'
 import { recordedActor } from '../history/ticket-history.js'
+import type { Category } from '../categories/category.js'
 import type { DomainEvent } from '../events.js'
 import type { Tag } from '../knowledge-base/article.js'
 import { ruleTicketOf } from '../macros/macro-service.js'
@@ -39,6 +40,8 @@ export interface TriggerChange {
   tags?: readonly Tag[]
   /** The ticket's owner, when the caller has it (else read). */
   owner?: User | null
+  /** The ticket's category, when the caller has it (else read when a trigger writes). */
+  category?: Pick<Category, 'id' | 'name'>
 }
 
 /** The channel a rule sees for an actor: a person's door, mail for a mail sender, automation for rules. */
@@ -99,7 +102,7 @@ export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor
 
   // One write for every fired trigger's field changes (history and events still say which trigger made which), then the effects in order.
   const steps = result.fired.map((fired) => ({ by: automationActor({ type: 'trigger', id: fired.trigger.id, name: fired.trigger.name }), changes: fired.changes }))
-  let current = steps.some((step) => step.changes.length > 0) ? (await writeRuleChanges(ctx, tx, steps, change.ticket, tags)).ticket : change.ticket
+  let current = steps.some((step) => step.changes.length > 0) ? (await writeRuleChanges(ctx, tx, steps, change.ticket, tags, change.category)).ticket : change.ticket
   let reread = false
   for (const [index, fired] of result.fired.entries()) {
     for (const effect of fired.effects) {
@@ -124,7 +127,8 @@ const HISTORY_FIELDS: Record<string, string> = { status: 'status', priority: 'pr
  * and tags after.
  */
 export async function writeRuleChanges (
-  ctx: ServiceContext, tx: Store, steps: Array<{ by: AutomationActor, changes: RuleChange[] }>, ticket: Ticket, tags: Tag[]
+  ctx: ServiceContext, tx: Store, steps: Array<{ by: AutomationActor, changes: RuleChange[] }>, ticket: Ticket, tags: Tag[],
+  knownCategory?: Pick<Category, 'id' | 'name'>
 ): Promise<{ ticket: Ticket, tags: Tag[] }> {
   const patch: TicketPatch = {}
   let newTags: string[] | null = null
@@ -173,7 +177,7 @@ export async function writeRuleChanges (
     }))
   })
   if (entries.length > 0) await tx.ticketHistory.add(entries)
-  const category = await tx.categories.findById(updated.category_id) ?? { id: updated.category_id, name: '' }
+  const category = knownCategory?.id === updated.category_id ? knownCategory : await tx.categories.findById(updated.category_id) ?? { id: updated.category_id, name: '' }
   const base = ticketEventFacts(null, ticketWithTags(updated, updatedTags), category)
   // One event for the rules' changes together (one change of the ticket for webhooks and the stream), naming every rule that made one.
   const events: DomainEvent[] = []
