@@ -7,6 +7,7 @@ import { collectFieldErrors, NotFoundError, ValidationError, type FieldErrors } 
 import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import { ruleTicketOf } from '../macros/macro-service.js'
+import type { Tag } from '../knowledge-base/article.js'
 import type { WithIncludes } from '../store.js'
 import { requiredPlainText } from '../text-input.js'
 import { formatDateTime, parseDateTime } from '../time.js'
@@ -64,7 +65,7 @@ export function dueFilterOf (conditions: RuleConditions): AutomationDueFilter {
 }
 
 /** Tickets read per page of a run's time range. */
-export const AUTOMATION_PAGE = 500
+export const AUTOMATION_PAGE = 1000
 
 const iso = (value: string | null): string | null => value === null ? null : new Date(parseDateTime(value)).toISOString()
 const instantsOf = (candidate: AutomationCandidate): TicketInstants => Object.fromEntries(Object.entries(candidate.instants).map(([key, value]) => [key, iso(value)])) as TicketInstants
@@ -175,8 +176,10 @@ export class AutomationService {
     if (page.length === 0) return []
     const { store } = this.ctx
     const ids = page.map((candidate) => candidate.ticket.id)
-    const tags = await store.tickets.tagsOf(ids)
-    const needsEmail = [...automation.conditions.all, ...automation.conditions.any].some((c) => c.field === 'customer_email_domain')
+    const fields = [...automation.conditions.all, ...automation.conditions.any].map((c) => c.field as string)
+    // Only what the conditions read: the tags (unless no condition looks at them), the owners' addresses.
+    const tags = fields.some((field) => field === 'tags' || field === 'changed' || field === 'changed:tags') ? await store.tickets.tagsOf(ids) : new Map<number, Tag[]>()
+    const needsEmail = fields.includes('customer_email_domain')
     const owners = needsEmail ? new Map((await store.users.findMany([...new Set(page.map((c) => c.ticket.user_id))])).map((user) => [user.id, user])) : null
     const asksHours = conditionsAskBusinessHours(automation.conditions) || automation.time_condition.business
     const out: AutomationCandidate[] = []
