@@ -13,7 +13,7 @@ import { createNotificationRepository } from './repositories/notification-reposi
 import { createImportRepository } from './repositories/import-repository.js'
 import { ReadMarks } from './repositories/read-marks.js'
 import { ticketPublicSearchIndex, ticketSearchIndex, ticketStaffSearchIndex } from './repositories/ticket-search.js'
-import type { RepositoryContext } from './repositories/repository-context.js'
+import type { RepositoryContext, TriggerListCache } from './repositories/repository-context.js'
 import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
 import { createAttachmentRepository } from './repositories/attachment-repository.js'
@@ -145,10 +145,11 @@ export class KnexStore extends RepositoryFields implements Store {
     private readonly inTransaction = false,
     private readonly readMarks = new ReadMarks(knex, dialect),
     private readonly jobSignal = new JobSignal(knex, dialect),
-    readonly eventNotifier: StoreEventNotifier = dialect.eventNotifier(knex)
+    readonly eventNotifier: StoreEventNotifier = dialect.eventNotifier(knex),
+    private readonly triggerList: TriggerListCache = { entry: null }
   ) {
     super()
-    this.repositoryContext = { db: knex, dialect, clock, readMarks, ticketsById: inTransaction ? undefined : ticketReadsById(knex, dialect) }
+    this.repositoryContext = { db: knex, dialect, clock, readMarks, ticketsById: inTransaction ? undefined : ticketReadsById(knex, dialect), triggerList }
     this.repositoryHooks = {
       appended: async (ids) => {
         if (inTransaction) this.appendedEventIds.push(...ids)
@@ -180,7 +181,7 @@ export class KnexStore extends RepositoryFields implements Store {
     try {
       let tx: KnexStore | undefined
       const result = await this.dialect.transaction(this.knex, async (trx) => {
-        tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal, this.eventNotifier)
+        tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal, this.eventNotifier, this.triggerList)
         const value = await fn(tx)
         if (tx.appendedEventIds.length > 0) await this.eventNotifier.announce(trx, tx.appendedEventIds)
         return value

@@ -19,22 +19,12 @@ import { ownerUser, resolveTicketOwner, type TicketOwner } from './ticket-owner.
 import {
   canAssignTickets, canAssignTo, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
 } from './ticket-policy.js'
-import { isTicketStatus, SLA_DUE_FIELDS, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
+import { isTicketStatus, TicketStatus, withRecordedDue, type Ticket, type TicketAdditional } from './ticket.js'
 import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
 import { ticketWithTagNames, ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { ticketAfterTriggers } from '../triggers/trigger-runner.js'
-
-/**
- * The ticket as written, with the SLA due times the SLA recorder set on the
- * event's copy of it (the recorder writes them onto the event's ticket, in the
- * same transaction), so the response carries them without another read.
- */
-function withRecordedDue (row: Ticket, evented: Ticket): Ticket {
-  const due = Object.fromEntries(SLA_DUE_FIELDS.filter((field) => field in evented).map((field) => [field, evented[field]]))
-  return { ...row, ...due }
-}
 
 /** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
 async function collect (errors: FieldErrors, check: () => Promise<void>): Promise<void> {
@@ -128,7 +118,7 @@ export class TicketService {
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }
-      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket: withRecordedDue(ticket, evented) })
+      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket: withRecordedDue(ticket, evented), tags: tagged, owner: user, category })
     })
     try {
       return await write(owner)
@@ -192,7 +182,7 @@ export class TicketService {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
       }
       const written = withRecordedDue(updated, evented)
-      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: written, previous: { ticket, tags: before.map((tag) => tag.name) } }) : written
+      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: written, tags: after, category: facts.category, previous: { ticket, tags: before.map((tag) => tag.name) } }) : written
     })
   }
 

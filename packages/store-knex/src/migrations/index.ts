@@ -35,6 +35,7 @@ import * as ticketViews from './0039-ticket-views.js'
 import * as presence from './0040-presence.js'
 import * as drafts from './0041-drafts.js'
 import * as ticketMerges from './0042-ticket-merges.js'
+import * as triggerListVersion from './0043-trigger-list-version.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -78,7 +79,8 @@ export const migrations: Migration[] = [
   { name: '0039-ticket-views', ...ticketViews },
   { name: '0040-presence', ...presence },
   { name: '0041-drafts', ...drafts },
-  { name: '0042-ticket-merges', ...ticketMerges }
+  { name: '0042-ticket-merges', ...ticketMerges },
+  { name: '0043-trigger-list-version', ...triggerListVersion }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -149,6 +149,9 @@ const FIND_TICKET_BY_ID = `select ${ticketColumns.join(', ')} from tickets where
  * The ticket reads of the pool (not of a transaction) gathered per turn where a statement is a
  * round trip (`statementsAreRoundTrips`): one prepared statement for a turn's ticket views.
  */
+
+/** The columns a Ticket is built from, as `returning` names them. */
+const RETURNED_TICKET_COLUMNS = ticketColumns.map((column) => column.slice('tickets.'.length))
 export function ticketReadsById (db: Knex, dialect: Dialect): PointReads<TicketRow> | undefined {
   if (!dialect.statementsAreRoundTrips) return undefined
   return new PointReads(async (ids) => await rowsByIds<TicketRow>(db, 'tickets', ticketColumns, ids), (row) => row.id)
@@ -193,10 +196,12 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       const row: Record<string, unknown> = rowFromTicketPatch(patch, at)
       // The anchor of "pending for N days" (automations): moves only when the status really changes.
       if (patch.status !== undefined) row.status_changed_at = db.raw('case when status = ? then status_changed_at else ? end', [patch.status, at])
-      const count = await db('tickets').where('id', id).update(row)
-      if (count === 0) return null
+      // The row as written comes back with the update (one statement, not an update and a read).
+      const rows = await db('tickets').where('id', id).update(row, RETURNED_TICKET_COLUMNS) as TicketRow[]
+      const written = rows[0]
+      if (written === undefined) return null
       if (searchedFields.some((field) => field in patch)) await indexTickets(db, dialect, [id])
-      return await this.findById(id)
+      return ticketFromRow(written)
     },
     async delete (id) {
       return await db('tickets').where('id', id).delete() > 0
