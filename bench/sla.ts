@@ -6,7 +6,13 @@
  * - one run of the escalation scan over N tickets with due times, when
  *   nothing is due (the index read alone), and when K come due at once.
  *
- *   pnpm bench:sla [--tickets 10000] [--writes 600] [--db sqlite|postgres|both]
+ * - listing a ticket's history (a page of 100 changes) beside listing its
+ *   comments (a page of 100), the same ticket after 200 replies.
+ *
+ *   pnpm bench:sla [--tickets 10000] [--open N] [--writes 600] [--db sqlite|postgres|both]
+ *
+ * `--open` keeps only the newest N tickets open (the rest closed): the issue's
+ * figure is `--tickets 1000000 --open 100000`.
  *
  * DROP_DUE_INDEXES=1 drops the indexes of the three per-target due columns
  * (keeping `sla_next_due_at`'s) to measure what they cost a write.
@@ -14,7 +20,7 @@
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import {
-  CommentType, createArgon2Hasher, createHelpdesk, formatDateTime, personActor, Role, SYSTEM, TicketStatus, type Clock, type NewTicket, type SlaConfig
+  commentList, CommentType, createArgon2Hasher, parseListQuery, ticketHistoryList, createHelpdesk, formatDateTime, personActor, Role, SYSTEM, TicketStatus, type Clock, type NewTicket, type SlaConfig
 } from '../packages/core/dist/index.js'
 import { createKnexStore, createTestDatabase } from '../packages/store-knex/dist/index.js'
 
@@ -23,11 +29,13 @@ const { values: args } = parseArgs({
   options: {
     tickets: { type: 'string', default: '10000' },
     writes: { type: 'string', default: '600' },
+    open: { type: 'string' },
     db: { type: 'string', default: 'both' }
   }
 })
 const TICKETS = Number(args.tickets)
 const WRITES = Number(args.writes)
+const OPEN = args.open === undefined ? TICKETS : Math.min(TICKETS, Number(args.open))
 const DAY = 24 * 60 * 60 * 1000
 
 function median (values: number[]): number {
@@ -52,7 +60,7 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Record<string, nu
     const rows: NewTicket[] = []
     for (let i = 0; i < TICKETS; i++) {
       const at = formatDateTime(new Date(time - Math.floor((i / TICKETS) * 30 * DAY)))
-      rows.push({ user_id: customer.id, creator_id: customer.id, category_id: category.id, status: TicketStatus.Open, private: true, title: `T${i}`, body: 'Body.', additional: {}, created_at: at, updated_at: at })
+      rows.push({ user_id: customer.id, creator_id: customer.id, category_id: category.id, status: i < OPEN ? TicketStatus.Open : TicketStatus.Closed, private: true, title: `T${i}`, body: 'Body.', additional: {}, created_at: at, updated_at: at })
     }
     for (let i = 0; i < rows.length; i += 2000) await store.tickets.createMany(rows.slice(i, i + 2000))
     await store.optimize()
@@ -137,9 +145,27 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Record<string, nu
       await helpdesk.sla.escalate()
       after1.push(performance.now() - started)
     }
+    // History beside comments: one ticket with 200 replies (each staff reply moves its status: a change in its history).
+    const busy = ids[0]!
+    for (let i = 0; i < 200; i++) await write(busy, i)
+    const historyQuery = parseListQuery(ticketHistoryList, { per_page: 100 })
+    const commentQuery = parseListQuery(commentList, { per_page: 100 })
+    const timed = async (run: () => Promise<unknown>): Promise<number> => {
+      const samples: number[] = []
+      for (let i = 0; i < 30; i++) {
+        const started = performance.now()
+        await run()
+        samples.push(performance.now() - started)
+      }
+      return median(samples)
+    }
+    const historyMs = await timed(async () => await helpdesk.ticketHistory.list(staff, busy, historyQuery))
+    const commentsMs = await timed(async () => await helpdesk.comments.list(staff, busy, commentQuery))
+    const historyTotal = (await helpdesk.ticketHistory.list(staff, busy, historyQuery)).total
     return {
       db: dialect,
       tickets: TICKETS,
+      open: OPEN,
       'writes/s without SLA': Math.round(without),
       'writes/s with SLA': Math.round(withSla),
       'ratio (paired rounds, median)': Number(pairedRatio.toFixed(3)),
@@ -147,7 +173,9 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Record<string, nu
       'scan ms (nothing due, median of 30)': Number(median(idle).toFixed(2)),
       'run ms with K due': Number(dueRun.toFixed(1)),
       'K events emitted': emitted,
-      'scan ms after (median of 10)': Number(median(after1).toFixed(2))
+      'scan ms after (median of 10)': Number(median(after1).toFixed(2)),
+      'history page of 100 ms (of N changes)': `${historyMs.toFixed(2)} (${historyTotal})`,
+      'comments page of 100 ms': Number(commentsMs.toFixed(2))
     }
   } finally {
     await store.close()

@@ -70,6 +70,11 @@ export class NotFoundError extends HelpdeskError {
   constructor (resource = 'Resource') { super(`${resource} not found.`, 404, 'HD_NOT_FOUND') }
 }
 
+/** 409: the request was made against a state that has moved on (e.g. a reply drafted before others replied). */
+export class ConflictError extends HelpdeskError {
+  constructor (message = 'The resource changed since you last read it.') { super(message, 409, 'HD_CONFLICT') }
+}
+
 /** 413: an upload over the size limit. */
 export class PayloadTooLargeError extends HelpdeskError {
   constructor (message = 'The file may not be greater than 30 MB.') { super(message, 413, 'HD_PAYLOAD_TOO_LARGE') }
@@ -102,6 +107,7 @@ export const helpdeskErrors = {
   HD_UNAUTHENTICATED: UnauthenticatedError,
   HD_FORBIDDEN: ForbiddenError,
   HD_NOT_FOUND: NotFoundError,
+  HD_CONFLICT: ConflictError,
   HD_PAYLOAD_TOO_LARGE: PayloadTooLargeError,
   HD_TOO_MANY_REQUESTS: TooManyRequestsError,
   HD_VALIDATION: ValidationError,

@@ -3,6 +3,7 @@ import type { TokenCacheOptions } from './auth/token-cache.js'
 import type { SessionOptions } from './auth/session.js'
 import { createArgon2Hasher } from './auth/argon2-hasher.js'
 import { CannedResponseService } from './canned-responses/canned-response-service.js'
+import { DraftService } from './drafts/draft-service.js'
 import { CategoryService } from './categories/category-service.js'
 import type { ServiceContext } from './context.js'
 import { EventBus } from './events.js'
@@ -13,7 +14,9 @@ import { createLocalFileStorage } from './files/local-file-storage.js'
 import { AttachmentService } from './tickets/attachment-service.js'
 import { CommentService } from './tickets/comment-service.js'
 import { TicketService } from './tickets/ticket-service.js'
+import { TicketMergeService } from './tickets/ticket-merge-service.js'
 import { MacroService } from './macros/macro-service.js'
+import { ViewService } from './views/view-service.js'
 import { TriggerService } from './triggers/trigger-service.js'
 import { AutomationService } from './automations/automation-service.js'
 import { AssignmentService } from './assignment/assignment-service.js'
@@ -51,6 +54,7 @@ import { registerSla } from './sla/sla-jobs.js'
 import type { SlaService } from './sla/sla-service.js'
 import { ReportService } from './reports/report-service.js'
 import { recordTicketChannel } from './reports/report-jobs.js'
+import { PresenceService } from './presence/presence-service.js'
 
 export interface HelpdeskOptions {
   store: Store
@@ -101,9 +105,15 @@ export interface Helpdesk {
   readonly imports: ImportService
   readonly tickets: TicketService
   readonly comments: CommentService
+  /** Merging, unmerging and splitting tickets (docs/tickets.md "Merge and split"). */
+  readonly ticketMerges: TicketMergeService
   readonly attachments: AttachmentService
+  /** Each person's unsent reply or note per ticket, saved as they type (issue 35). */
+  readonly drafts: DraftService
   /** Macros: named sets of ticket actions staff apply in one call (issue 32). */
   readonly macros: MacroService
+  /** Views of the ticket list with their counts (issue 35). */
+  readonly views: ViewService
   /** Triggers: administrators' ordered rules, run in the transaction of each ticket change. */
   readonly triggers: TriggerService
   /** Time-based automations: administrators' rules run by the `automations.run` job. */
@@ -136,6 +146,8 @@ export interface Helpdesk {
   readonly sla: SlaService
   /** Reports over the rollups the `reports.update` job maintains (docs/reports.md). */
   readonly reports: ReportService
+  /** Who else is viewing or typing on a ticket (staff only), across instances; `presence.prune` drops expired rows. */
+  readonly presence: PresenceService
   /** Readiness, index upkeep, the first administrator, bulk seeding: see `Maintenance`. */
   readonly maintenance: Maintenance
   /**
@@ -201,8 +213,11 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     imports: new ImportService(context),
     tickets,
     comments,
+    ticketMerges: new TicketMergeService(context),
     attachments,
+    drafts: new DraftService(context),
     macros: new MacroService(context),
+    views: new ViewService(context),
     triggers: new TriggerService(context),
     automations: new AutomationService(context),
     assignment: new AssignmentService(context),
@@ -214,9 +229,10 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     auditLog: new AuditLogService(context),
     sla,
     reports: new ReportService(context),
+    presence: new PresenceService(context),
     maintenance: createMaintenance(context),
     eventStream: (streamOptions = {}) => new EventStream({
-      ...streamOptions, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
+      ...streamOptions, clock: context.clock, store: context.store, eventLog: context.store.eventLog, notifier: context.store.eventNotifier
     })
   }
   // Every job handler of core, in one place; the channels' (webhook delivery) join them where the workers start.

@@ -11,6 +11,7 @@ import type { WebhookRepository } from './webhooks/webhook-store.js'
 import type { NotificationRepository } from './notifications/notification-store.js'
 import type { EventNotifier } from './stream/event-notifier.js'
 import type { AttachmentRepository, CommentRepository, TicketRepository } from './tickets/ticket-store.js'
+import type { TicketMergeRepository } from './tickets/ticket-merge.js'
 import type { CustomerNoteRepository } from './users/customer-note-store.js'
 import type { UserRepository } from './users/user-store.js'
 import type { SettingsRepository } from './settings/settings.js'
@@ -22,10 +23,13 @@ import type { TicketHistoryRepository } from './history/ticket-history-store.js'
 import type { AuditLogRepository } from './audit/audit-log-store.js'
 import type { SlaRepository } from './sla/sla-store.js'
 import type { MacroRepository } from './macros/macro-store.js'
+import type { ViewRepository } from './views/view-store.js'
 import type { ReportRepository } from './reports/report-store.js'
 import type { TriggerRepository } from './triggers/trigger-store.js'
 import type { AutomationRepository } from './automations/automation-store.js'
 import type { AssignmentRepository } from './assignment/assignment.js'
+import type { PresenceRepository } from './presence/presence-store.js'
+import type { DraftRepository } from './drafts/draft-store.js'
 
 /**
  * The storage port. Every method is async and takes plain objects.
@@ -74,6 +78,8 @@ export interface Repositories {
   tickets: TicketRepository
   comments: CommentRepository
   attachments: AttachmentRepository
+  /** Each person's unsent replies and notes, one per ticket, with the uploads they hold. */
+  drafts: DraftRepository
   /** Every committed domain event, in order (the outbox of the channels). */
   eventLog: EventLogRepository
   /** Background jobs, enqueued in the transaction of the change that asks for them. */
@@ -94,6 +100,8 @@ export interface Repositories {
   satisfaction: SatisfactionRepository
   /** Macros: named sets of ticket actions, shared or personal. */
   macros: MacroRepository
+  /** Views of the ticket list: built-in, shared, and each agent's private ones. */
+  views: ViewRepository
   /** Triggers (ordered rules run on ticket changes) and what running them reads. */
   triggers: TriggerRepository
   /** Time-based automations and the marks of what they fired on. */
@@ -102,12 +110,16 @@ export interface Repositories {
   assignment: AssignmentRepository
   /** Every change of every ticket, appended in the change's transaction. */
   ticketHistory: TicketHistoryRepository
+  /** Merges and splits of tickets: the moving, and the records that undo a merge. */
+  ticketMerges: TicketMergeRepository
   /** Changes to the help desk itself (agents, categories, webhooks, tokens, sign-ins, settings...), secrets removed. */
   auditLog: AuditLogRepository
   /** SLA calendars and policies, and each ticket's SLA state and due times. */
   sla: SlaRepository
   /** Reports' rollups: per-ticket facts, hourly sums, the updater's cursor; the doors tickets came through. */
   reports: ReportRepository
+  /** Who is viewing or typing on which ticket, kept alive by heartbeats (collision detection). */
+  presence: PresenceRepository
 }
 
 /** A list item: the entity plus whatever includes were asked for. */

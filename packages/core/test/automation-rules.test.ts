@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import {
   applyRuleActions, automaticMailAllowed, automationFires, businessCalendar, conditionsHold, pickAssignee, ruleActions, ruleConditions,
   runTriggerPass, timeCondition, timeConditionCutoff, timeConditionHolds, ValidationError, MAX_TRIGGER_DEPTH,
+  conditionsAskBusinessHours, ticketCalendarOf, twentyFourSevenCalendar, withinBusinessHours, type SlaPolicy,
   type AssignmentCandidate, type RuleAction, type RuleFacts, type RuleTicket, type TicketInstants, type TriggerRule
 } from '../src/index.js'
 
@@ -240,3 +241,38 @@ describe('time-based automations', () => {
 const _typed: RuleAction[] = ruleActions([{ type: 'webhook', webhook_id: 1 }])
 void _typed
 void MAX_TRIGGER_DEPTH
+
+describe('within_business_hours: the calendar of the ticket\'s SLA policy', () => {
+  const office = businessCalendar({ time_zone: 'Europe/Berlin', hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '17:00' }]])) })
+  const around = twentyFourSevenCalendar()
+  const policy = (id: number, calendarId: number, isDefault = false) => ({ id, calendar_id: calendarId, is_default: isDefault }) as SlaPolicy
+  const calendars = new Map([[1, around], [2, office]])
+  const calendarOf = (id: number) => calendars.get(id)
+  const policies = [policy(10, 2), policy(11, 1, true)]
+
+  it('takes the ticket\'s policy\'s calendar, else the default policy\'s, else none (24/7)', () => {
+    assert.equal(ticketCalendarOf(policies, 10, calendarOf), office)
+    assert.equal(ticketCalendarOf(policies, null, calendarOf), around, 'no state yet: the default policy')
+    assert.equal(ticketCalendarOf(policies, 99, calendarOf), around, 'a deleted policy: the default one')
+    assert.equal(ticketCalendarOf([policy(10, 2), policy(11, 2, true)], 99, calendarOf), office, 'the default policy on the office calendar')
+    assert.equal(ticketCalendarOf([], 10, calendarOf), null, 'no policies at all')
+    assert.equal(ticketCalendarOf([policy(10, 7)], 10, calendarOf), null, 'a calendar that is gone')
+  })
+
+  it('is true inside the hours and false outside them, with a fixed clock; always true without a calendar', () => {
+    const at = (iso: string) => new Date(iso)
+    assert.equal(withinBusinessHours(office, at('2026-01-16T10:00:00Z')), true, 'Friday 11:00 in Berlin')
+    assert.equal(withinBusinessHours(office, at('2026-01-16T11:30:00Z')), false, 'the lunch break')
+    assert.equal(withinBusinessHours(office, at('2026-01-16T12:00:00Z')), true, '13:00: the afternoon starts')
+    assert.equal(withinBusinessHours(office, at('2026-01-16T16:00:00Z')), false, '17:00: closed (ends excluded)')
+    assert.equal(withinBusinessHours(office, at('2026-01-17T10:00:00Z')), false, 'Saturday')
+    assert.equal(withinBusinessHours(office, at('2026-07-17T07:30:00Z')), true, 'summer time: 09:30 CEST')
+    assert.equal(withinBusinessHours(around, at('2026-01-17T03:00:00Z')), true)
+    assert.equal(withinBusinessHours(null, at('2026-01-17T03:00:00Z')), true)
+  })
+
+  it('is read only when a condition asks', () => {
+    assert.equal(conditionsAskBusinessHours(ruleConditions({ all: [{ field: 'priority', operator: 'is', value: 'high' }] })), false)
+    assert.equal(conditionsAskBusinessHours(ruleConditions({ any: [{ field: 'within_business_hours', operator: 'is', value: false }] })), true)
+  })
+})

@@ -35,11 +35,13 @@ import { importRoutes } from './routes/imports/import-routes.js'
 import { healthRoutes } from './routes/health/health-routes.js'
 import { ticketRoutes } from './routes/tickets/ticket-routes.js'
 import { macroRoutes } from './routes/macros/macro-routes.js'
+import { viewRoutes } from './routes/views/view-routes.js'
 import { triggerRoutes } from './routes/triggers/trigger-routes.js'
 import { automationRoutes } from './routes/automations/automation-routes.js'
 import { assignmentRuleRoutes } from './routes/assignment/assignment-rule-routes.js'
 import { commentRoutes } from './routes/comments/comment-routes.js'
 import { attachmentRoutes } from './routes/attachments/attachment-routes.js'
+import { draftRoutes } from './routes/drafts/draft-routes.js'
 import { mailRoutes } from './routes/mail/mail-routes.js'
 import { webhookRoutes } from './routes/webhooks/webhook-routes.js'
 import { eventStreamRoutes } from './routes/event-stream/event-stream-routes.js'
@@ -48,6 +50,7 @@ import { historyRoutes } from './routes/history/history-routes.js'
 import { auditRoutes } from './routes/audit/audit-routes.js'
 import { slaRoutes } from './routes/sla/sla-routes.js'
 import { reportRoutes } from './routes/reports/report-routes.js'
+import { presenceRoutes } from './routes/presence/presence-routes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,9 +61,9 @@ declare module 'fastify' {
 
 /** Every resource's routes, in one list: adding a resource is one line here. */
 const routeModules = [healthRoutes, authRoutes, sessionRoutes, sessionListRoutes, customerRoutes, agentRoutes, categoryRoutes, notificationRoutes, importRoutes,
-  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, triggerRoutes, automationRoutes, assignmentRuleRoutes,
-  commentRoutes, attachmentRoutes, webhookRoutes, eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes,
-  satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes, assignmentRoutes, reportRoutes]
+  fieldRoutes, cannedResponseRoutes, collectionRoutes, articleRoutes, ticketRoutes, macroRoutes, viewRoutes, triggerRoutes, automationRoutes, assignmentRuleRoutes,
+  commentRoutes, attachmentRoutes, draftRoutes, webhookRoutes, eventStreamRoutes, mailRoutes, accountRoutes, twoFactorRoutes, settingsRoutes, ssoRoutes,
+  satisfactionRoutes, historyRoutes, auditRoutes, slaRoutes, assignmentRoutes, reportRoutes, presenceRoutes]
 
 async function helpdeskPlugin (host: FastifyInstance, options: HelpdeskPluginOptions): Promise<void> {
   const helpdesk = helpdeskServices(options)

@@ -163,18 +163,24 @@ eachDialect((dialect) => {
         const billing = await createCategory(h, admin.token, 'Billing')
         const sales = await createCategory(h, admin.token, 'Sales')
         const url = `/api/v1/agents/${agent.user.id}/categories`
-        assert.deepEqual(expectStatus(await h.inject({ method: 'GET', url, token: admin.token }), 200), { data: [] })
+        assert.deepEqual(expectStatus(await h.inject({ method: 'GET', url, token: admin.token }), 200).data, [])
 
         assert.deepEqual(expectStatus(await h.inject({ method: 'PUT', url, token: admin.token, payload: { categories: [sales, billing, sales] } }), 200), { success: true })
         const listed = expectStatus(await h.inject({ method: 'GET', url, token: admin.token }), 200)
-        assert.deepEqual(keysOf(listed), ['data'])
+        assert.deepEqual(keysOf(listed), ['data', 'links', 'meta'], 'paged like every list')
+        assert.equal(listed.meta.total, 2)
+        const first = expectStatus(await h.inject({ method: 'GET', url: `${url}?per_page=1&sort=-name`, token: admin.token }), 200)
+        assert.deepEqual(first.data.map((c: { name: string }) => c.name), ['Sales'], 'sorted by the categories list\'s sorts')
+        assert.match(first.links.next, /page=2/)
+        const counted = expectStatus(await h.inject({ method: 'GET', url: `${url}?include=agents-count&filter[name]=bill`, token: admin.token }), 200)
+        assert.deepEqual(counted.data.map((c: { name: string, agents_count: number }) => [c.name, c.agents_count]), [['Billing', 1]])
         assert.deepEqual(listed.data.map((c: { name: string }) => c.name), ['Billing', 'Sales'])
         assert.deepEqual(keysOf(listed.data[0]), ['created_at', 'id', 'marketplace_item_id', 'name', 'order', 'purchase_verification', 'thumbnail', 'updated_at'])
 
         expectStatus(await h.inject({ method: 'PUT', url, token: admin.token, payload: { categories: [sales] } }), 200)
         assert.deepEqual(expectStatus(await h.inject({ method: 'GET', url, token: admin.token }), 200).data.map((c: { id: number }) => c.id), [sales])
         expectStatus(await h.inject({ method: 'PUT', url, token: admin.token, payload: { categories: [] } }), 200)
-        assert.deepEqual(expectStatus(await h.inject({ method: 'GET', url, token: admin.token }), 200), { data: [] })
+        assert.deepEqual(expectStatus(await h.inject({ method: 'GET', url, token: admin.token }), 200).data, [])
       })
 
       it('rejects unknown category ids on categories.N and keeps the old assignment', async (t) => {

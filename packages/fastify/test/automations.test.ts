@@ -70,5 +70,48 @@ eachDialect((dialect) => {
       assert.deepEqual((await h.helpdesk.automations.run()).fired[0]?.ticket_ids, [], 'the creation time never moves: it never fires again')
       assert.deepEqual(((await h.store.tickets.tagsOf([ticket.id])).get(ticket.id) ?? []).map((tag) => tag.name), ['stale'])
     })
+
+    it('pages through its whole range: tickets its conditions leave out never hide newer ones; statuses and priorities filtered in SQL; business hours on the ticket\'s calendar', async (t) => {
+      const clock = manualClock()
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      const ids: number[] = []
+      for (let i = 0; i < 7; i++) {
+        ids.push((await h.helpdesk.tickets.create(d.alice.user, { category: d.billing, title: `T${i}`, body: 'Please' })).id)
+        clock.advance(MINUTE)
+      }
+      // The five oldest are not VIP: with pages of two, the run still reaches the two newest.
+      for (const id of ids.slice(5)) await h.helpdesk.tickets.update(d.admin.user, id, { tags: ['vip'] })
+      await h.helpdesk.tickets.update(d.admin.user, ids[6]!, { priority: 'urgent' })
+      const vip = await h.helpdesk.automations.create(d.admin.user, {
+        name: 'VIP', time_condition: { anchor: 'created', hours: 1 }, conditions: { all: [{ field: 'tags', operator: 'includes_any', value: ['vip'] }] }, actions: [{ type: 'add_tags', value: ['seen'] }]
+      })
+      const urgent = await h.helpdesk.automations.create(d.admin.user, {
+        name: 'Urgent', time_condition: { anchor: 'created', hours: 1 }, conditions: { all: [{ field: 'priority', operator: 'in', value: ['urgent', 'high'] }] }, actions: [{ type: 'add_tags', value: ['hot'] }]
+      })
+      const plain = await h.helpdesk.automations.create(d.admin.user, {
+        name: 'Plain', time_condition: { anchor: 'created', hours: 1 }, conditions: { all: [{ field: 'tags', operator: 'includes_none', value: ['VIP'] }, { field: 'tags', operator: 'includes_none', value: ['gold'] }] }, actions: [{ type: 'add_tags', value: ['plain'] }]
+      })
+      clock.advance(2 * 60 * MINUTE)
+      const reads = await h.countQueries(async () => await h.helpdesk.automations.run({ pageSize: 2 }))
+      const fired = (id: number) => reads.result.fired.find((f) => f.automation_id === id)?.ticket_ids
+      assert.deepEqual(fired(vip.id), [ids[5], ids[6]])
+      assert.deepEqual(fired(urgent.id), [ids[6]])
+      assert.deepEqual(fired(plain.id), ids.slice(0, 5))
+      assert.deepEqual((await h.helpdesk.automations.run({ pageSize: 2 })).fired.map((f) => f.ticket_ids), [[], [], []], 'once')
+      // Within business hours, on the ticket's calendar: none on a calendar closed all week.
+      const closed = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/sla/calendars', token: d.admin.token, payload: { name: 'Never', time_zone: 'UTC', hours: { mon: [{ start: '09:00', end: '09:01' }] } } }), 201).data
+      const [policy] = (await h.store.sla.allPolicies()).filter((p) => p.is_default)
+      await h.store.sla.updatePolicy(policy!.id, { calendar_id: closed.id })
+      const hours = await h.helpdesk.automations.create(d.admin.user, {
+        name: 'Hours', time_condition: { anchor: 'created', hours: 1 }, conditions: { all: [{ field: 'within_business_hours', operator: 'is', value: true }] }, actions: [{ type: 'add_tags', value: ['in-hours'] }]
+      })
+      const outside = (await h.helpdesk.automations.run()).fired.find((f) => f.automation_id === hours.id)?.ticket_ids
+      assert.ok(clock.now().getUTCDay() !== 1 || clock.now().getUTCHours() !== 9, 'the clock is not in that one minute')
+      assert.deepEqual(outside, [], 'outside the default policy\'s calendar')
+      await h.store.sla.updatePolicy(policy!.id, { calendar_id: 1 })
+      const inside = (await h.helpdesk.automations.run()).fired.find((f) => f.automation_id === hours.id)?.ticket_ids
+      assert.deepEqual(inside, ids, 'around the clock')
+    })
   })
 })

@@ -94,6 +94,35 @@ eachDialect((dialect) => {
       assert.deepEqual(byRule.find((entry: any) => entry.field === 'tags').new_value, ['billing', 'refund'])
     })
 
+    it('answers with the due times the change made: a category move re-matches the SLA policy, a reply pauses it', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      for (const [category, minutes] of [[d.billing, 480], [d.sales, 30]] as const) {
+        expectStatus(await h.inject({
+          method: 'POST', url: '/api/v1/sla/policies', token: d.admin.token,
+          payload: { name: `P${minutes}`, conditions: { category_ids: [category] }, first_response_minutes: minutes, resolution_minutes: minutes * 4, calendar_id: 1 }
+        }), 201)
+      }
+      const ticket = await postTicket(h, d.alice.token, { category: d.billing })
+      const due = (t: any) => [t.first_response_due_at, t.resolution_due_at, t.sla_next_due_at]
+      const created = due(await ticketOf(h, d, ticket.id))
+      assert.notEqual(created[0], null)
+      const move = await createMacro(h, d.admin.token, { name: 'To sales', shared: true, actions: [{ type: 'set_category', value: d.sales }] })
+      const moved = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${ticket.id}/macros/${move.id}`, token: d.admin.token }), 200).data
+      const stored = due(await ticketOf(h, d, ticket.id))
+      assert.notDeepEqual(stored, created, 'the sales policy is stricter')
+      assert.deepEqual(due(moved), stored, 'the response carries the due times of the change, not those from before it')
+      const pend = await createMacro(h, d.admin.token, { name: 'Answer, keep open', shared: true, actions: [{ type: 'set_status', value: 1 }, { type: 'reply', body: 'On it.' }, { type: 'set_priority', value: 'high' }] })
+      const answered = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${ticket.id}/macros/${pend.id}`, token: d.admin.token }), 200).data
+      const afterReply = due(await ticketOf(h, d, ticket.id))
+      assert.notDeepEqual(afterReply, stored, 'the reply met the first response')
+      assert.deepEqual(due(answered), afterReply)
+      const close = await createMacro(h, d.admin.token, { name: 'Close', shared: true, actions: [{ type: 'set_status', value: 3 }] })
+      const closed = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${ticket.id}/macros/${close.id}`, token: d.admin.token }), 200).data
+      assert.deepEqual(due(closed), due(await ticketOf(h, d, ticket.id)))
+      assert.equal(closed.sla_next_due_at, null, 'a closed ticket is due for nothing')
+    })
+
     it('keeps the status a macro sets even when a reply would move it (Open stays Open)', async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)

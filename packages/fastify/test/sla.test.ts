@@ -264,5 +264,71 @@ eachDialect((dialect) => {
       assert.equal(await night.sla.escalate(), 1)
       assert.ok(second > id)
     })
+
+    it('raises warnings and breaches into triggers: a trigger on sla.breached tags and assigns, once, and its change runs the next round', async (t) => {
+      const clock = settableClock('2026-01-16 15:10')
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      await policies(h, d)
+      const trigger = async (payload: Record<string, unknown>) => expectStatus(await api(h, d.admin.token, 'POST', '/triggers', payload), 201).data
+      await trigger({ name: 'On warning', events: ['sla.warning'], actions: [{ type: 'add_tags', value: ['warned'] }] })
+      await trigger({ name: 'On breach', events: ['sla.breached'], conditions: { all: [{ field: 'channel', operator: 'is', value: 'system' }] }, actions: [{ type: 'add_tags', value: ['breached'] }, { type: 'assign', value: d.agent.user.id }] })
+      await trigger({ name: 'Escalate', events: ['ticket.updated'], conditions: { all: [{ field: 'tags', operator: 'includes_any', value: ['breached'] }] }, actions: [{ type: 'set_priority', value: 'urgent' }] })
+      const id = (await postTicket(h, d.alice.token, { category: d.billing })).id as number
+      const ticket = async () => expectStatus(await api(h, d.admin.token, 'GET', `/tickets/${id}?include=tags`), 200).data
+      const tags = async () => (await ticket()).tags.map((tag: { name: string }) => tag.name).sort()
+      assert.deepEqual(await tags(), [])
+
+      clock.set('2026-01-19 08:00')
+      assert.equal(await h.helpdesk.sla.escalate(), 1)
+      assert.deepEqual(await tags(), ['warned'])
+      assert.equal((await ticket()).assigned_agent_id, null)
+
+      clock.set('2026-01-19 08:10')
+      const other = createHelpdesk({ store: h.store, clock })
+      assert.equal(await other.sla.escalate(), 1)
+      assert.deepEqual(await tags(), ['breached', 'warned'])
+      const after = await ticket()
+      assert.equal(after.assigned_agent_id, d.agent.user.id)
+      assert.equal(after.priority, 'urgent', 'the breach trigger\'s change is a ticket.updated for the others, in the same pass')
+      // Announced once: neither instance runs the triggers again.
+      assert.equal(await h.helpdesk.sla.escalate(), 0)
+      assert.equal(await other.sla.escalate(), 0)
+      const history = expectStatus(await api(h, d.admin.token, 'GET', `/tickets/${id}/history?per_page=100`), 200).data as any[]
+      const by = (name: string) => history.filter((entry) => entry.actor.name === `trigger:${name}`).map((entry) => entry.field).sort()
+      assert.deepEqual(by('On warning'), ['tags'])
+      assert.deepEqual(by('On breach'), ['assignee', 'tags'])
+      assert.deepEqual(by('Escalate'), ['priority'])
+      // The trigger's assignment did not undo the escalation's bookkeeping: the next target is still scanned.
+      assert.equal((await dueOf(h, d, id)).scan, '2026-01-20 08:10:00')
+    })
+
+    it('evaluates within_business_hours on the ticket\'s SLA calendar: its policy\'s, 24/7 for a policy around the clock', async (t) => {
+      // Friday 2026-01-16 10:00 UTC is 11:00 in Berlin: office hours.
+      const clock = settableClock('2026-01-16 10:00')
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      await policies(h, d)
+      for (const [name, value] of [['in-hours', true], ['after-hours', false]] as const) {
+        expectStatus(await api(h, d.admin.token, 'POST', '/triggers', {
+          name, events: ['ticket.created'], conditions: { all: [{ field: 'within_business_hours', operator: 'is', value }] }, actions: [{ type: 'add_tags', value: [name] }]
+        }), 201)
+      }
+      const tagsOf = async (category: number) => {
+        const id = (await postTicket(h, d.alice.token, { category })).id as number
+        const ticket = expectStatus(await api(h, d.admin.token, 'GET', `/tickets/${id}?include=tags`), 200).data
+        return ticket.tags.map((tag: { name: string }) => tag.name)
+      }
+      assert.deepEqual(await tagsOf(d.billing), ['in-hours'])
+      clock.set('2026-01-16 11:30') // 12:30 in Berlin: the lunch break
+      assert.deepEqual(await tagsOf(d.billing), ['after-hours'])
+      clock.set('2026-01-17 10:00') // Saturday
+      assert.deepEqual(await tagsOf(d.billing), ['after-hours'])
+      assert.deepEqual(await tagsOf(d.sales), ['in-hours'], 'sales\' policy runs on the 24/7 calendar')
+      clock.set('2026-01-19 16:30') // Monday 17:30 in Berlin: closed
+      assert.deepEqual(await tagsOf(d.billing), ['after-hours'])
+      clock.set('2026-01-19 15:59') // 16:59: open
+      assert.deepEqual(await tagsOf(d.billing), ['in-hours'])
+    })
   })
 })

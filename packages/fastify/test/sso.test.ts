@@ -191,6 +191,9 @@ eachDialect((dialect) => {
       const listed = expectStatus(await w.h.inject({ method: 'GET', url: '/api/v1/sso/providers', token: w.admin }), 200)
       assert.ok(!JSON.stringify(listed).includes(CLIENT.secret))
       assert.equal(listed.data[0].has_client_secret, true)
+      assert.equal(listed.meta.total, 1, 'paged like every list')
+      assert.deepEqual(expectStatus(await w.h.inject({ method: 'GET', url: '/api/v1/sso/providers?filter[enabled]=0', token: w.admin }), 200).data, [])
+      expectError(await w.h.inject({ method: 'GET', url: '/api/v1/sso/providers?sort=client_secret', token: w.admin }), 400)
       const row = await w.h.store.knex('sso_providers').first()
       assert.match(row.client_secret, /^v1:/)
       expectValidation(await w.h.inject({

@@ -5,7 +5,7 @@ import { DATETIME, expectError, expectStatus, expectUnauthenticated, expectValid
 import { desk, grant, postComment, postTicket, recordEvents, settle, storedFiles, uploadId } from './ticket-fixtures.js'
 
 const TICKET_KEYS = [
-  'additional', 'agent_assigned_at', 'assigned_agent_id', 'body', 'category_id', 'created_at', 'id', 'priority', 'private', 'status', 'title',
+  'additional', 'agent_assigned_at', 'assigned_agent_id', 'body', 'category_id', 'created_at', 'id', 'merged_into_id', 'priority', 'private', 'status', 'title',
   'updated_at', 'user_id'
 ]
 

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { runTriggersOnChange, SYSTEM, TicketEventType, type DomainEvent, type ServiceContext } from '@helpdesk/core'
+import { createHelpdesk, personActor, runTriggersOnChange, SYSTEM, TicketEventType, type DomainEvent, type ServiceContext } from '@helpdesk/core'
+import { createKnexStore } from '@helpdesk/store-knex'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectError, expectStatus, expectValidation } from './http-assertions.js'
 import { mailDesk, SUPPORT } from './mail-fixtures.js'
@@ -85,6 +86,45 @@ eachDialect((dialect) => {
       // A ticket that does not match is left alone.
       const other = await postTicket(h, d.bob.token, { category: d.billing, title: 'Refund please' })
       assert.equal(other.priority, 'normal')
+    })
+
+    it('keeps the active triggers per instance, never stale: a change by another instance or by SQL is seen by the next change', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      // A second instance of the help desk on the same database (as two stateless servers behind a balancer).
+      const otherStore = createKnexStore({ url: h.databaseUrl })
+      t.after(async () => { await otherStore.close() })
+      const other = createHelpdesk({ store: otherStore })
+      const alice = personActor(d.alice.user, 'api')
+      const tagsOfNew = async (): Promise<string[]> => {
+        const created = await other.tickets.create(alice, { category: d.billing, title: 'Help', body: 'Please help.' })
+        return ((await otherStore.tickets.tagsOf([created.id])).get(created.id) ?? []).map((tag) => tag.name).sort()
+      }
+      assert.deepEqual(await tagsOfNew(), [])
+      const trigger = await createTrigger(h, d.admin.token, { name: 'Tag', events: ['ticket.created'], actions: [{ type: 'add_tags', value: ['first'] }] })
+      assert.deepEqual(await tagsOfNew(), ['first'], 'a trigger created on the first instance')
+      assert.deepEqual(await tagsOfNew(), ['first'], 'from the other instance\'s cache')
+      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/triggers/${trigger.id}`, token: d.admin.token, payload: { actions: [{ type: 'add_tags', value: ['second'] }] } }), 200)
+      assert.deepEqual(await tagsOfNew(), ['second'], 'an update on the first instance')
+      await h.store.knex('triggers').where('id', trigger.id).update({ active: false })
+      assert.deepEqual(await tagsOfNew(), [], 'a change made in SQL')
+      await h.store.knex('triggers').where('id', trigger.id).update({ active: true })
+      assert.deepEqual(await tagsOfNew(), ['second'])
+      // A change rolled back leaves no list behind it, even one the rolled-back transaction read.
+      await assert.rejects(otherStore.transaction(async (tx) => {
+        await tx.triggers.update(trigger.id, { actions: [{ type: 'add_tags', value: ['rolled-back'] }] })
+        assert.deepEqual((await tx.triggers.active()).map((x) => x.actions), [[{ type: 'add_tags', value: ['rolled-back'] }]])
+        throw new Error('roll back')
+      }), /roll back/)
+      assert.deepEqual(await tagsOfNew(), ['second'])
+      expectStatus(await h.inject({ method: 'DELETE', url: `/api/v1/triggers/${trigger.id}`, token: d.admin.token }), 200)
+      assert.deepEqual(await tagsOfNew(), [], 'a delete on the first instance')
+      // With the list unchanged, a change reads one row of `trigger_list_version`, not the triggers.
+      await createTrigger(h, d.admin.token, { name: 'Never', events: ['ticket.created'], conditions: { all: [{ field: 'subject', operator: 'contains_word', value: 'nothing' }] }, actions: [{ type: 'add_tags', value: ['x'] }] })
+      await postTicket(h, d.alice.token, { category: d.billing })
+      const second = await h.countQueries(async () => await h.store.transaction(async (tx) => await tx.triggers.active()))
+      assert.equal(second.result.length, 1)
+      assert.ok(second.queries <= 3, `${second.queries} queries (begin, the version, commit)`)
     })
 
     it('dry-runs conditions on the latest tickets without writing', async (t) => {

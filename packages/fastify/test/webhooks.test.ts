@@ -368,6 +368,27 @@ eachDialect((dialect) => {
       expectError(await h.inject({ method: 'POST', url: `/api/v1/webhooks/${endpoint.id}/deliveries/999999/redeliver`, token: d.admin.token }), 404)
     })
 
+    it('lists endpoints paged like every list, with filters and sorts', async (t) => {
+      const h = await app(t, dialect)
+      const d = await desk(h)
+      const hook = await receiver(t)
+      const a = await createEndpoint(h, d.admin.token, { url: `${hook.url}/a`, events: ['*'], description: 'Billing CRM' })
+      const b = await createEndpoint(h, d.admin.token, { url: `${hook.url}/b`, events: ['*'], active: false })
+      const all = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/webhooks', token: d.admin.token }), 200)
+      assert.deepEqual(all.data.map((e: { id: number }) => e.id), [a.id, b.id])
+      assert.equal(all.meta.total, 2)
+      assert.equal(all.links.next, null)
+      const paged = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/webhooks?per_page=1&sort=-id', token: d.admin.token }), 200)
+      assert.deepEqual(paged.data.map((e: { id: number }) => e.id), [b.id])
+      assert.match(paged.links.next, /page=2/)
+      assert.ok(!JSON.stringify(paged).includes('secret'), 'no secret in a list')
+      const inactive = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/webhooks?filter[active]=0', token: d.admin.token }), 200)
+      assert.deepEqual(inactive.data.map((e: { id: number }) => e.id), [b.id])
+      const described = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/webhooks?filter[description]=crm', token: d.admin.token }), 200)
+      assert.deepEqual(described.data.map((e: { id: number }) => e.id), [a.id])
+      expectError(await h.inject({ method: 'GET', url: '/api/v1/webhooks?sort=secret', token: d.admin.token }), 400)
+    })
+
     it('validates endpoints, keeps them to administrators, and emits the new domain events', async (t) => {
       const h = await app(t, dialect)
       const d = await desk(h)

@@ -126,6 +126,9 @@ export const errorResponses = {
   503: errorBody('The database cannot be reached; try again shortly.')
 }
 
+/** 409: the state moved on since the caller read it (`HD_CONFLICT`). */
+export const ConflictBody = errorBody('Conflict: the resource changed since you read it (e.g. someone commented after your draft began); the message says what to read again.')
+
 /** Adds the shared error responses to a route's success responses. */
 export function responses<T extends Record<number, TSchema>> (success: T): T & typeof errorResponses {
   return { ...errorResponses, ...success }

@@ -13,10 +13,11 @@ import { createNotificationRepository } from './repositories/notification-reposi
 import { createImportRepository } from './repositories/import-repository.js'
 import { ReadMarks } from './repositories/read-marks.js'
 import { ticketPublicSearchIndex, ticketSearchIndex, ticketStaffSearchIndex } from './repositories/ticket-search.js'
-import type { RepositoryContext } from './repositories/repository-context.js'
+import type { RepositoryContext, TriggerListCache } from './repositories/repository-context.js'
 import { createTokenRepository } from './repositories/token-repository.js'
 import { createUserRepository } from './repositories/user-repository.js'
 import { createAttachmentRepository } from './repositories/attachment-repository.js'
+import { createDraftRepository } from './repositories/draft-repository.js'
 import { createCommentRepository } from './repositories/comment-repository.js'
 import { createTicketRepository, ticketReadsById } from './repositories/ticket-repository.js'
 import { createEventLogRepository } from './repositories/event-log-repository.js'
@@ -28,15 +29,18 @@ import { createAccountTokenRepository } from './repositories/account-token-repos
 import { createTwoFactorRepository } from './repositories/two-factor-repository.js'
 import { createSsoRepository } from './repositories/sso-repository.js'
 import { createSatisfactionRepository } from './repositories/satisfaction-repository.js'
+import { createTicketMergeRepository } from './repositories/ticket-merge-repository.js'
 import { createTicketHistoryRepository } from './repositories/ticket-history-repository.js'
 import { createAuditLogRepository } from './repositories/audit-log-repository.js'
 import { createSlaRepository } from './repositories/sla-repository.js'
+import { createViewRepository } from './repositories/view-repository.js'
 import { createMacroRepository } from './repositories/macro-repository.js'
 import { createReportRepository } from './repositories/report-repository.js'
 import { createTriggerRepository } from './repositories/trigger-repository.js'
 import { createAutomationRepository } from './repositories/automation-repository.js'
 import { createAssignmentRepository } from './repositories/assignment-repository.js'
 import { createWebhookRepository } from './repositories/webhook-repository.js'
+import { createPresenceRepository } from './repositories/presence-repository.js'
 import { announcing, type StoreEventNotifier } from './notifiers/store-event-notifier.js'
 
 export interface KnexStoreOptions {
@@ -78,6 +82,8 @@ interface RepositoryHooks {
   appended: (ids: number[]) => Promise<void>
   /** A job was enqueued. */
   enqueued: () => void
+  /** Presence changed on these tickets. */
+  presenceChanged: (ticketIds: number[]) => Promise<void>
   jobSignal: JobSignal
 }
 
@@ -95,6 +101,7 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   tickets: createTicketRepository,
   comments: createCommentRepository,
   attachments: createAttachmentRepository,
+  drafts: createDraftRepository,
   imports: createImportRepository,
   eventLog: (ctx, hooks) => announcing(createEventLogRepository(ctx), hooks.appended),
   jobs: (ctx, hooks) => createJobRepository(ctx, { signal: hooks.jobSignal, enqueued: hooks.enqueued }),
@@ -106,13 +113,16 @@ const repositoryFactories: { [K in keyof Repositories]: (ctx: RepositoryContext,
   sso: createSsoRepository,
   satisfaction: createSatisfactionRepository,
   ticketHistory: createTicketHistoryRepository,
+  ticketMerges: createTicketMergeRepository,
   auditLog: createAuditLogRepository,
   sla: createSlaRepository,
   macros: createMacroRepository,
+  views: createViewRepository,
   reports: createReportRepository,
   triggers: createTriggerRepository,
   automations: createAutomationRepository,
-  assignment: createAssignmentRepository
+  assignment: createAssignmentRepository,
+  presence: (ctx, hooks) => createPresenceRepository(ctx, hooks.presenceChanged)
 }
 
 /** KnexStore's base: the repositories as readonly fields, which getters on KnexStore's prototype build. */
@@ -135,16 +145,18 @@ export class KnexStore extends RepositoryFields implements Store {
     private readonly inTransaction = false,
     private readonly readMarks = new ReadMarks(knex, dialect),
     private readonly jobSignal = new JobSignal(knex, dialect),
-    readonly eventNotifier: StoreEventNotifier = dialect.eventNotifier(knex)
+    readonly eventNotifier: StoreEventNotifier = dialect.eventNotifier(knex),
+    private readonly triggerList: TriggerListCache = { entry: null }
   ) {
     super()
-    this.repositoryContext = { db: knex, dialect, clock, readMarks, ticketsById: inTransaction ? undefined : ticketReadsById(knex, dialect) }
+    this.repositoryContext = { db: knex, dialect, clock, readMarks, ticketsById: inTransaction ? undefined : ticketReadsById(knex, dialect), triggerList }
     this.repositoryHooks = {
       appended: async (ids) => {
         if (inTransaction) this.appendedEventIds.push(...ids)
         else await eventNotifier.announce(knex, ids)
       },
       enqueued: () => { if (inTransaction) this.jobsEnqueued = true; else jobSignal.fire() },
+      presenceChanged: async (ticketIds) => { await eventNotifier.announcePresence(knex, ticketIds) },
       jobSignal
     }
   }
@@ -169,7 +181,7 @@ export class KnexStore extends RepositoryFields implements Store {
     try {
       let tx: KnexStore | undefined
       const result = await this.dialect.transaction(this.knex, async (trx) => {
-        tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal, this.eventNotifier)
+        tx = new KnexStore(trx, this.dialect, this.clock, true, this.readMarks, this.jobSignal, this.eventNotifier, this.triggerList)
         const value = await fn(tx)
         if (tx.appendedEventIds.length > 0) await this.eventNotifier.announce(trx, tx.appendedEventIds)
         return value

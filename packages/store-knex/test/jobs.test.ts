@@ -171,13 +171,13 @@ for (const dialect of testDialects()) {
     it('registers the core jobs on a help desk: imports, upload pruning, retention, expired tokens the audit log\'s retention the reports\' rollups and time-based automations', async (t) => {
       const { store } = await testStore(t, dialect)
       const helpdesk = createHelpdesk({ store })
-      for (const type of ['import.run', 'uploads.prune', 'events.prune', 'webhooks.prune', 'tokens.prune', 'account-tokens.prune', 'audit.prune', 'sla.escalate', 'sla.recalculate', 'reports.update', 'automations.run']) assert.ok(helpdesk.jobs.registered(type), type)
+      for (const type of ['import.run', 'uploads.prune', 'events.prune', 'webhooks.prune', 'tokens.prune', 'account-tokens.prune', 'audit.prune', 'sla.escalate', 'sla.recalculate', 'reports.update', 'automations.run', 'presence.prune']) assert.ok(helpdesk.jobs.registered(type), type)
       helpdesk.jobs.start({ pollMs: 60_000 })
       await sleep(300)
       await helpdesk.jobs.stop()
       const recurring = ((await store.jobs.list(jobQuery({ perPage: 100 }))).items).filter((j) => j.uniqueKey !== null).map((j) => `${j.type}:${j.status}`).sort()
       assert.deepEqual(recurring, [
-        'account-tokens.prune:done', 'account-tokens.prune:pending', 'audit.prune:done', 'audit.prune:pending', 'automations.run:done', 'automations.run:pending', 'events.prune:done', 'events.prune:pending', 'reports.update:done', 'reports.update:pending', 'sla.escalate:done', 'sla.escalate:pending', 'tokens.prune:done', 'tokens.prune:pending', 'uploads.prune:done', 'uploads.prune:pending',
+        'account-tokens.prune:done', 'account-tokens.prune:pending', 'audit.prune:done', 'audit.prune:pending', 'automations.run:done', 'automations.run:pending', 'events.prune:done', 'events.prune:pending', 'presence.prune:done', 'presence.prune:pending', 'reports.update:done', 'reports.update:pending', 'sla.escalate:done', 'sla.escalate:pending', 'tokens.prune:done', 'tokens.prune:pending', 'uploads.prune:done', 'uploads.prune:pending',
         'webhooks.prune:done', 'webhooks.prune:pending'
       ])
     })

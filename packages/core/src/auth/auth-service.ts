@@ -187,6 +187,11 @@ export class AuthService {
     return (await this.ctx.store.tokens.listForUser(actor.id)).filter((token) => this.alive(timesOf(token), now))
   }
 
+  /** A page of the user's live tokens (`GET /auth/tokens`): the same rule as `listTokens`, in the query. */
+  async pageTokens (actor: User, query: ListQuery): Promise<Page<StoredApiToken>> {
+    return await this.ctx.store.tokens.pageForUser(actor.id, this.liveness(this.ctx.clock.now().getTime()), query)
+  }
+
   /**
    * A page of the caller's live sessions (console cookies and login tokens; personal tokens are not
    * sessions), the one they are using (`currentTokenId`) marked `current`.

@@ -62,6 +62,17 @@ export interface SessionClient {
   ip?: string | null | undefined
 }
 
+/** The caller's API tokens (`GET /auth/tokens`, sessions included): paged like every list. */
+export const apiTokenList = defineList({
+  resource: 'API tokens',
+  includes: [],
+  sorts: ['id', 'created_at'],
+  defaultSort: 'id',
+  keyTypes: { id: 'int', created_at: 'datetime' },
+  partialFilters: ['name'],
+  exactFilters: []
+})
+
 export const sessionList = defineList({
   resource: 'sessions',
   includes: [],

@@ -62,6 +62,8 @@ export interface TokenRepository {
   listForUser(userId: number): Promise<StoredApiToken[]>
   /** One page of the user's sessions alive by `alive`, sorted by the query (`sessionList`). */
   listSessions(userId: number, alive: TokenLiveness, query: ListQuery): Promise<Page<SessionRecord>>
+  /** A page of the user's tokens alive by `alive` (sessions and personal tokens), by `apiTokenList`. */
+  pageForUser(userId: number, alive: TokenLiveness, query: ListQuery): Promise<Page<StoredApiToken>>
   /** Deletes a token of this user; false when it is not theirs or missing. */
   deleteForUser(userId: number, tokenId: number): Promise<boolean>
   /** Deletes a session of this user; false when it is not theirs, not a session, or missing. */

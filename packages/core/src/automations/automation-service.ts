@@ -1,21 +1,23 @@
 import { audit } from '../audit/audit-log.js'
 import { applyRuleActions, ruleActions } from '../automation/rule-actions.js'
-import { conditionsHold, ruleConditions, type RuleConditions } from '../automation/rule-conditions.js'
-import { automationFires, timeCondition, timeConditionCutoff, type TicketInstants } from '../automation/time-rules.js'
+import { conditionsHold, ruleConditions, type Priority, type RuleConditions } from '../automation/rule-conditions.js'
+import { automationFires, timeCondition, timeConditionCutoff, type AutomationMark, type TicketInstants } from '../automation/time-rules.js'
 import type { ServiceContext } from '../context.js'
 import { collectFieldErrors, NotFoundError, ValidationError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import { ruleTicketOf } from '../macros/macro-service.js'
+import type { Tag } from '../knowledge-base/article.js'
 import type { WithIncludes } from '../store.js'
 import { requiredPlainText } from '../text-input.js'
 import { formatDateTime, parseDateTime } from '../time.js'
+import { conditionsAskBusinessHours, ticketCalendar, withinBusinessHours } from '../sla/ticket-business-hours.js'
 import { runTriggerEffect } from '../triggers/trigger-effects.js'
 import { writeRuleChanges } from '../triggers/trigger-runner.js'
 import { automationActor, requireSignedIn, type ActorInput } from '../users/actor.js'
 import { ensureAdmin } from '../users/user-policy.js'
 import {
-  AUTOMATION_LIMITS, type Automation, type AutomationCandidate, type AutomationInput, type AutomationPatch, type AutomationValues
+  AUTOMATION_LIMITS, type Automation, type AutomationCandidate, type AutomationDueCursor, type AutomationDueFilter, type AutomationInput, type AutomationPatch, type AutomationValues
 } from './automation.js'
 
 function admin (actor: ActorInput): void {
@@ -46,7 +48,28 @@ export function requiredStatuses (conditions: RuleConditions): number[] | null {
   return null
 }
 
+/** The priorities the conditions require (`priority is` / `in` in `all`): filtered in the due query, not ticket by ticket. */
+export function requiredPriorities (conditions: RuleConditions): Priority[] | null {
+  for (const condition of conditions.all) {
+    if (condition.field !== 'priority') continue
+    if (condition.operator === 'is') return [condition.value as Priority]
+    if (condition.operator === 'in') return [...condition.value]
+  }
+  return null
+}
+
+/** What the due query filters on for these conditions (the rest are evaluated on the tickets it returns). */
+export function dueFilterOf (conditions: RuleConditions): AutomationDueFilter {
+  const tags = conditions.all.flatMap((condition) => condition.field === 'tags' ? [{ operator: condition.operator, value: condition.value }] : [])
+  return { statuses: requiredStatuses(conditions), priorities: requiredPriorities(conditions), tags }
+}
+
+/** Tickets read per page of a run's time range. */
+export const AUTOMATION_PAGE = 1000
+
 const iso = (value: string | null): string | null => value === null ? null : new Date(parseDateTime(value)).toISOString()
+const instantsOf = (candidate: AutomationCandidate): TicketInstants => Object.fromEntries(Object.entries(candidate.instants).map(([key, value]) => [key, iso(value)])) as TicketInstants
+const markOf = (candidate: AutomationCandidate): AutomationMark | null => candidate.mark === null ? null : { anchor_at: iso(candidate.mark) as string }
 
 /** What one run did. */
 export interface AutomationRunResult {
@@ -105,32 +128,86 @@ export class AutomationService {
 
   /**
    * One run: per active automation, the tickets due by its time condition
-   * (an index range, at most `AUTOMATION_LIMITS.perRun`; the rest next run),
-   * narrowed by `automationFires` and its conditions; each fires in its own
-   * transaction, as the automation (history door `automation`), and is
-   * marked with the anchor it fired on, so it fires once until re-armed.
+   * (an index range, the statuses and priorities its conditions require
+   * filtered in SQL, its marks left out), page by page through the whole
+   * range, judged on each page with batched reads; each that passes fires in
+   * its own transaction (read and judged again there), as the automation
+   * (history door `automation`), and is marked with the anchor it fired on,
+   * so it fires once until re-armed. At most `AUTOMATION_LIMITS.perRun`
+   * fire per automation and run; the rest fire at the next.
    */
-  async run (): Promise<AutomationRunResult> {
+  async run (options: { pageSize?: number } = {}): Promise<AutomationRunResult> {
+    const pageSize = options.pageSize ?? AUTOMATION_PAGE
     const now = this.ctx.clock.now()
+    const { store } = this.ctx
     const result: AutomationRunResult = { fired: [] }
-    for (const automation of await this.ctx.store.automations.active()) {
+    for (const automation of await store.automations.active()) {
       const condition = automation.time_condition
       if (condition.anchor === 'due') continue
       const cutoff = formatDateTime(timeConditionCutoff(condition, now))
-      const candidates = await this.ctx.store.automations.due(automation.id, condition.anchor, cutoff, requiredStatuses(automation.conditions), AUTOMATION_LIMITS.perRun)
+      const filter = dueFilterOf(automation.conditions)
       const ticketIds: number[] = []
-      for (const candidate of candidates) {
-        if (await this.fire(automation, candidate, now)) ticketIds.push(candidate.ticket.id)
+      let after: AutomationDueCursor | null = null
+      // Page through the whole range (keyset: anchor, then id), so tickets the conditions leave out never hide newer ones.
+      while (ticketIds.length < AUTOMATION_LIMITS.perRun) {
+        const page = await store.automations.due(automation.id, condition.anchor, cutoff, filter, pageSize, after)
+        for (const candidate of await this.matching(automation, page, now)) {
+          if (ticketIds.length >= AUTOMATION_LIMITS.perRun) break
+          if (await this.fire(automation, candidate, now)) ticketIds.push(candidate.ticket.id)
+        }
+        const last = page.at(-1)
+        const at = last?.instants[condition.anchor]
+        if (page.length < pageSize || last === undefined || at === null || at === undefined) break
+        if (after !== null && after.anchor_at === at && after.id === last.ticket.id) break
+        after = { anchor_at: at, id: last.ticket.id }
       }
       result.fired.push({ automation_id: automation.id, ticket_ids: ticketIds })
     }
     return result
   }
 
+  /**
+   * The candidates of a page the automation would fire on, judged on what the
+   * page read plus two batched reads (their tags; their owners when a
+   * condition reads the address): no transaction for the ones it leaves
+   * out. `fire` judges each again on a fresh read, in its transaction.
+   */
+  private async matching (automation: Automation, page: AutomationCandidate[], now: Date): Promise<AutomationCandidate[]> {
+    if (page.length === 0) return []
+    const { store } = this.ctx
+    const ids = page.map((candidate) => candidate.ticket.id)
+    const fields = [...automation.conditions.all, ...automation.conditions.any].map((c) => c.field as string)
+    // Only what the conditions read: the tags (unless no condition looks at them), the owners' addresses.
+    const tags = fields.some((field) => field === 'tags' || field === 'changed' || field === 'changed:tags') ? await store.tickets.tagsOf(ids) : new Map<number, Tag[]>()
+    const needsEmail = fields.includes('customer_email_domain')
+    const owners = needsEmail ? new Map((await store.users.findMany([...new Set(page.map((c) => c.ticket.user_id))])).map((user) => [user.id, user])) : null
+    const asksHours = conditionsAskBusinessHours(automation.conditions) || automation.time_condition.business
+    const out: AutomationCandidate[] = []
+    for (const candidate of page) {
+      const calendar = asksHours ? await ticketCalendar(store, candidate.ticket.id) : null
+      if (!automationFires(automation.time_condition, instantsOf(candidate), now, calendar, markOf(candidate))) continue
+      const owner = owners?.get(candidate.ticket.user_id)
+      const holds = conditionsHold(automation.conditions, {
+        event: 'ticket.updated',
+        channel: 'automation',
+        ticket: ruleTicketOf(candidate.ticket, tags.get(candidate.ticket.id) ?? []),
+        previous: null,
+        customer_email: owner?.email === undefined || owner.email === '' ? null : owner.email.toLowerCase(),
+        comment_text: null,
+        within_business_hours: withinBusinessHours(calendar, now)
+      })
+      if (holds) out.push(candidate)
+    }
+    return out
+  }
+
   private async fire (automation: Automation, candidate: AutomationCandidate, now: Date): Promise<boolean> {
-    const instants = Object.fromEntries(Object.entries(candidate.instants).map(([key, value]) => [key, iso(value)])) as TicketInstants
-    const mark = candidate.mark === null ? null : { anchor_at: iso(candidate.mark) as string }
-    if (!automationFires(automation.time_condition, instants, now, null, mark)) return false
+    const instants = instantsOf(candidate)
+    const mark = markOf(candidate)
+    // The ticket's SLA calendar (its policy's, else the default one's) is read only when business hours matter to this automation.
+    const asksHours = conditionsAskBusinessHours(automation.conditions)
+    const calendar = automation.time_condition.business || asksHours ? await ticketCalendar(this.ctx.store, candidate.ticket.id) : null
+    if (!automationFires(automation.time_condition, instants, now, calendar, mark)) return false
     const by = automationActor({ type: 'automation', id: automation.id, name: automation.name })
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const ticket = await tx.tickets.findById(candidate.ticket.id)
@@ -144,7 +221,7 @@ export class AutomationService {
         previous: null,
         customer_email: owner?.email === undefined || owner.email === '' ? null : owner.email.toLowerCase(),
         comment_text: null,
-        within_business_hours: true
+        within_business_hours: withinBusinessHours(calendar, now)
       }
       if (!conditionsHold(automation.conditions, facts)) return false
       const applied = applyRuleActions(facts.ticket, automation.actions)

@@ -1,5 +1,5 @@
 import type { RuleAction } from '../automation/rule-actions.js'
-import type { RuleConditions } from '../automation/rule-conditions.js'
+import type { Priority, RuleConditions } from '../automation/rule-conditions.js'
 import type { TicketInstants, TimeCondition } from '../automation/time-rules.js'
 import { defineList } from '../list/list-spec.js'
 import type { Ticket } from '../tickets/ticket.js'
@@ -54,4 +54,18 @@ export interface AutomationCandidate {
   instants: TicketInstants
   /** The anchor instant the automation last fired on for this ticket (null: never). */
   mark: string | null
+}
+
+/** What the conditions require of the columns the due query can filter on (`all` conditions `is`/`in`; null: any). */
+export interface AutomationDueFilter {
+  statuses: number[] | null
+  priorities: Priority[] | null
+  /** The tag conditions of `all` (names lowercased), as `EXISTS` on the ticket's tags. */
+  tags?: Array<{ operator: 'includes_any' | 'includes_all' | 'includes_none', value: string[] }>
+}
+
+/** Where a page of the due query ends: its last ticket's anchor instant (as read) and id. */
+export interface AutomationDueCursor {
+  anchor_at: string
+  id: number
 }

@@ -8,7 +8,8 @@ export interface CategoryRepository {
   /** The ids among `ids` that exist. */
   existingIds(ids: number[]): Promise<number[]>
   /** `counts`: what the count includes may count for the caller. */
-  list(query: ListQuery, counts: CategoryCountScope): Promise<Page<WithIncludes<Category>>>
+  /** A page of categories; `ids` keeps only those (an agent's categories). */
+  list(query: ListQuery, counts: CategoryCountScope, ids?: number[]): Promise<Page<WithIncludes<Category>>>
   view(id: number, query: ListQuery, counts: CategoryCountScope): Promise<WithIncludes<Category> | null>
   listByIds(ids: number[]): Promise<Category[]>
   create(input: CategoryInput & { order: number }): Promise<Category>

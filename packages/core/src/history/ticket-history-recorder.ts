@@ -18,7 +18,9 @@ const FIELDS: ReadonlyArray<{ key: string, field: string, public: boolean, value
   { key: 'body', field: 'body', public: false, values: false },
   // Columns later issues add (priority, tags) are recorded by adding them here.
   { key: 'priority', field: 'priority', public: false, values: true },
-  { key: 'tags', field: 'tags', public: false, values: true }
+  { key: 'tags', field: 'tags', public: false, values: true },
+  // A merge (docs/tickets.md): the owner sees where their ticket went.
+  { key: 'merged_into_id', field: 'merged_into', public: true, values: true }
 ]
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)

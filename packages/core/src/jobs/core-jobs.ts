@@ -23,7 +23,9 @@ export const CoreJobType = {
   TokensPrune: 'tokens.prune',
   /** Daily: drops audit-log entries older than the `audit.retention_days` setting. */
   AuditPrune: 'audit.prune',
-  AutomationsRun: 'automations.run'
+  AutomationsRun: 'automations.run',
+  /** Every 10 minutes: deletes presence rows past their expiry (they are ignored already; docs/event-stream.md). */
+  PresencePrune: 'presence.prune'
 } as const
 
 const HOUR = 60 * 60 * 1000
@@ -76,6 +78,9 @@ export function registerCoreJobs (helpdesk: Helpdesk, context: ServiceContext, o
 
   jobs.register(CoreJobType.AuditPrune, async () => { await helpdesk.auditLog.prune() })
   jobs.every(CoreJobType.AuditPrune, DAY)
+
+  jobs.register(CoreJobType.PresencePrune, async () => { await helpdesk.presence.pruneExpired() })
+  jobs.every(CoreJobType.PresencePrune, 10 * 60 * 1000)
 
   // Time-based automations: one run covers every automation; the interval bounds how late one fires.
   jobs.register(CoreJobType.AutomationsRun, async () => { await helpdesk.automations.run() }, { concurrency: 1 })

@@ -17,7 +17,7 @@ import { canAssignTickets, canChangeTicketPrivacy, canComment, visibleTicket } f
 import type { TicketPatch } from '../tickets/ticket-store.js'
 import { checkedTicketTags } from '../tickets/ticket-tags.js'
 import { ticketWithTagNames, ticketWithTags } from '../tickets/ticket-tag-events.js'
-import { TicketStatus, type Ticket } from '../tickets/ticket.js'
+import { TicketStatus, withRecordedDue, type Ticket } from '../tickets/ticket.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { automationActor, requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
 import { ensure, ensureStaff } from '../users/user-policy.js'
@@ -141,6 +141,8 @@ export class MacroService {
         if (current.status === TicketStatus.Closed && ticket.status !== TicketStatus.Closed) {
           await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
         }
+        // The SLA recorder moved the due times on the event's copy of the ticket (a status or category change re-evaluates them).
+        current = withRecordedDue(current, facts.ticket)
       }
 
       if (effects.length > 0) {
@@ -164,13 +166,15 @@ export class MacroService {
           current = await tx.tickets.update(ticketId, { status: explicit.value as TicketPatch['status'] }) ?? current
           await recordTicketChanges(tx, actor, ticketWithTagNames(replied, currentTags), ticketWithTagNames(current, currentTags), rule)
           const category = await tx.categories.findById(current.category_id) ?? { id: current.category_id, name: '' }
+          const evented = ticketWithTags(current, currentTags)
           await this.ctx.events.emit(tx, {
             type: TicketEventType.TicketUpdated,
-            ...ticketEventFacts(actor.id, ticketWithTags(current, currentTags), category),
+            ...ticketEventFacts(actor.id, evented, category),
             rule,
             changes: ['status'],
             rule_changes: []
           } satisfies MacroTicketUpdatedEvent)
+          current = withRecordedDue(current, evented)
         }
       }
       return ticketWithTags(current, currentTags)

@@ -6,6 +6,7 @@ import type { AttachmentService } from '../tickets/attachment-service.js'
 import type { CommentService } from '../tickets/comment-service.js'
 import { TICKET_LIMITS, type Ticket } from '../tickets/ticket.js'
 import type { TicketService } from '../tickets/ticket-service.js'
+import { landingTicket } from '../tickets/ticket-merge.js'
 import { formatDateTime } from '../time.js'
 import { actorIdOf, actsAsAdmin, mailSenderActor, personActor, type ActorInput } from '../users/actor.js'
 import { createCustomerForEmail, namesFromDisplayName } from '../users/customer-creation.js'
@@ -207,8 +208,10 @@ export class InboundMailService {
   }
 
   /** Posts `mail` as a reply by `author` (a customer other than the owner becomes a participant). */
-  private async postReply (author: User, ticket: Ticket, mail: InboundMail): Promise<{ ticket_id: number, comment_id: number, user_id: number, note: string | null }> {
+  private async postReply (author: User, addressed: Ticket, mail: InboundMail): Promise<{ ticket_id: number, comment_id: number, user_id: number, note: string | null }> {
     const { ids, note } = await this.storeAttachments(author, mail)
+    // A reply to a merged ticket lands on the ticket it was merged into (docs/tickets.md "Merge and split").
+    const ticket = await landingTicket(this.ctx.store, addressed)
     if (ticket.user_id !== author.id && !isStaff(author)) await this.ctx.store.mail.addParticipant(ticket.id, author.id)
     const body = mail.text !== null && mail.text.trim() !== '' ? textToHtml(replyText(mail.text)) : htmlAboveMarker(mail.html ?? '')
     const comment = await this.services.comments.createFromMail(personActor(author, 'mail'), ticket, { body: orPlaceholder(body), attachments: ids })

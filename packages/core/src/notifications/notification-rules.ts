@@ -3,7 +3,7 @@ import type { UserRepository } from '../users/user-store.js'
 import type { ImportFinishedEvent } from '../imports/import-job.js'
 import { CommentType } from '../tickets/comment.js'
 import { canSeeComment } from '../tickets/ticket-policy.js'
-import type { CommentAddedEvent, TicketAssignedEvent, TicketEventBase } from '../tickets/ticket-events.js'
+import type { CommentAddedEvent, TicketAssignedEvent, TicketEventBase, TicketMergedEvent } from '../tickets/ticket-events.js'
 import { fullName, type NotificationSettingKey, type NotificationSettings } from '../users/user.js'
 import { NotificationType, type NotificationData, type NotificationTypeName } from './notification.js'
 
@@ -92,6 +92,12 @@ export const notificationRules: Record<NotificationTypeName, NotificationRule> =
     audience: (e: TicketEventBase) => assignedOrCategoryAgents(e, null),
     data: ticketData
   } satisfies NotificationRule<TicketEventBase>,
+
+  // The target's assignee hears that another ticket's conversation joined theirs (like an assignment: `ticket_reassigned`).
+  [NotificationType.TicketMerged]: {
+    audience: (e: TicketMergedEvent) => ({ users: [e.ticket.assigned_agent_id], setting: 'ticket_reassigned' }),
+    data: (e: TicketMergedEvent & DomainEvent) => ({ ...ticketData(e), merge: { source: { ...e.merge.source }, comments: e.merge.comments } })
+  } satisfies NotificationRule<TicketMergedEvent>,
 
   [NotificationType.NoteAdded]: {
     audience: () => ({ users: [], staff: { admins: true, permission: 'manage_customers' }, setting: null }),

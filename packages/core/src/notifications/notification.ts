@@ -12,6 +12,7 @@ export const NotificationType = {
   TicketAssigned: TicketEventType.TicketAssigned,
   TicketClosedByAgent: TicketEventType.TicketClosedByAgent,
   TicketClosedByCustomer: TicketEventType.TicketClosedByCustomer,
+  TicketMerged: TicketEventType.TicketMerged,
   NoteAdded: 'Customers.NoteAdded',
   ImportCompletedSuccessfully: ImportEventType.Completed,
   ImportFailed: ImportEventType.Failed,
@@ -37,6 +38,8 @@ export interface NotificationData {
   satisfaction?: { resolution: number, rating: 'good' | 'bad', comment: string | null }
   /** `Tickets.SlaWarning` / `Tickets.SlaBreached`: the target and its due time. */
   sla?: { target: string, due_at: string }
+  /** `Tickets.TicketMerged`: the ticket merged into `ticket` and how many comments came with it. */
+  merge?: { source: { id: number, title: string }, comments: number }
 }
 
 /** The user who caused a notification, as far as a notification shows them. */

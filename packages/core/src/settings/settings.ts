@@ -40,6 +40,8 @@ export interface Settings {
   'sla.paused_statuses': number[]
   /** Reports (`GET /reports/...`) for administrators only; otherwise agents see those of their categories too. */
   'reports.admins_only': boolean
+  /** Hours within which a merge can be undone (`POST /tickets/{id}/unmerge`); 0 makes merges final (0-720). */
+  'tickets.merge_undo_hours': number
 }
 
 export type SettingKey = keyof Settings
@@ -102,7 +104,11 @@ const specs: { [K in SettingKey]: SettingSpec<K> } = {
       ? { value: [...new Set(value as number[])].filter((v) => v !== 2).sort((a, b) => a - b) }
       : { error: 'Must be a list of status numbers (not 3, Closed); Pending (2) always pauses.' }
   },
-  'reports.admins_only': { default: false, check: boolean }
+  'reports.admins_only': { default: false, check: boolean },
+  'tickets.merge_undo_hours': {
+    default: 24,
+    check: (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 720 ? { value: value as number } : { error: 'Must be a whole number of hours from 0 to 720.' }
+  }
 }
 
 /** Every setting's key, in a stable order. */

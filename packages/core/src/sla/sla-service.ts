@@ -8,7 +8,8 @@ import type { TicketService } from '../tickets/ticket-service.js'
 import { TicketStatus } from '../tickets/ticket.js'
 import { ticketEventFacts } from '../tickets/ticket-events.js'
 import { formatDateTime, parseDateTime } from '../time.js'
-import type { ActorInput } from '../users/actor.js'
+import { SYSTEM, type ActorInput } from '../users/actor.js'
+import { runTriggersOnChange } from '../triggers/trigger-runner.js'
 import { ensureAdmin, ensureStaff } from '../users/user-policy.js'
 import { warningInstant } from './business-time.js'
 import { holidaysFromIcal } from './ical-holidays.js'
@@ -251,6 +252,7 @@ export class SlaService {
         if (ticket === null) return 0
         const category = await tx.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
         let count = 0
+        const raised: Array<'sla.warning' | 'sla.breached'> = []
         for (const { target, kind, due_at: dueAt } of announcements) {
           const told = state.announced[target]
           const entry = told?.due_at === dueAt ? { ...told } : { due_at: dueAt, warning: false, breach: false }
@@ -263,6 +265,7 @@ export class SlaService {
           await events.emit(tx, kind === 'breach'
             ? { type: SlaEventType.SlaBreached, ...facts, sla } satisfies SlaBreachedEvent
             : { type: SlaEventType.SlaWarning, ...facts, sla } satisfies SlaWarningEvent)
+          raised.push(kind === 'breach' ? 'sla.breached' : 'sla.warning')
           count++
         }
         await tx.sla.saveTicketState(state, {
@@ -271,6 +274,12 @@ export class SlaService {
           resolution_due_at: ticket.resolution_due_at ?? null,
           sla_next_due_at: nextDueOf(state)
         })
+        // Triggers on `sla.warning` / `sla.breached`, after the state is saved (a trigger's change re-evaluates it):
+        // one pass per announcement, each claimed once above, so a trigger fires once per ticket, target and due time.
+        let current = ticket
+        for (const event of raised) {
+          current = (await runTriggersOnChange(this.ctx, tx, SYSTEM, { event, ticket: current }))?.after ?? current
+        }
         return count
       })
     }

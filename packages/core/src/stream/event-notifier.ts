@@ -20,4 +20,12 @@ export interface EventNotifierListener {
    * were missed, read the log after the last id seen instead.
    */
   resync: () => void
+  /**
+   * Presence (who is viewing or typing on a ticket) changed on these tickets,
+   * on any instance. A lighter channel than the ids: presence is never written
+   * to the event log (docs/event-stream.md), only the ticket ids travel and
+   * the rows are read from the presence table. Missed announcements are
+   * harmless: clients also learn presence from their own heartbeats.
+   */
+  presence?: (ticketIds: number[]) => void
 }

@@ -1,7 +1,9 @@
 import { ruleFor } from '../notifications/notification-rules.js'
 import type { Notification } from '../notifications/notification.js'
+import type { TicketPresence } from '../presence/presence.js'
 import type { Store } from '../store.js'
-import { ticketScope } from '../tickets/ticket-policy.js'
+import { formatDateTime, systemClock, type Clock } from '../time.js'
+import { canSeeTicket, ticketScope } from '../tickets/ticket-policy.js'
 import type { User } from '../users/user.js'
 import type { EventNotifier } from './event-notifier.js'
 import { receivesTicketChange, ticketStreamData, type StreamSourceEvent, type StreamViewer, type TicketStreamData } from './stream-rules.js'
@@ -19,6 +21,11 @@ export type StreamMessage =
   | { kind: 'ticket', id: number, data: TicketStreamData }
   | { kind: 'notification', id: number, notification: Notification }
   | { kind: 'unread_count', id?: number, count: number }
+  /**
+   * Who else is on a ticket the viewer may see (staff only), after someone arrived, left or started or
+   * stopped typing. No id: presence is not in the event log and is not replayed on resume.
+   */
+  | { kind: 'presence', presence: TicketPresence }
   /** The requested resume point is gone (too old, or unknown): reload, then follow the live stream. */
   | { kind: 'reset', message: string }
 
@@ -31,6 +38,8 @@ export interface EventStreamOptions {
   /** Most events replayed on resume; further behind, the client is told to reset. Default 1,000. */
   resumeLimit?: number
   onError?: (error: unknown) => void
+  /** Decides which presence rows are live. Default: the system clock. */
+  clock?: Clock
 }
 
 export interface StreamSubscription {
@@ -151,7 +160,8 @@ export class EventStream {
         this.lastSeenId = await this.options.eventLog.latestId()
         return await this.options.notifier.listen({
           ids: (ids) => { this.enqueue(async () => { await this.receive(ids) }) },
-          resync: () => { this.enqueue(async () => { await this.catchUp() }) }
+          resync: () => { this.enqueue(async () => { await this.catchUp() }) },
+          presence: (ticketIds) => { this.enqueue(async () => { await this.deliverPresence(ticketIds) }) }
         })
       })()
       this.listening.catch(() => { this.listening = null })
@@ -189,6 +199,28 @@ export class EventStream {
     }
     await this.deliver(missed, [subscriber], true)
     return new Set(missed.map((event) => event.id))
+  }
+
+  /**
+   * Presence changed on these tickets: staff subscribers who may see a ticket get who else is on it now
+   * (two queries for all of them: the tickets' facts and the live rows).
+   */
+  private async deliverPresence (announced: number[]): Promise<void> {
+    const staff = [...this.subscribers].filter((subscriber) => 'all' in subscriber.viewer.scope.comments)
+    const ticketIds = [...new Set(announced)]
+    if (staff.length === 0 || ticketIds.length === 0) return
+    const now = formatDateTime((this.options.clock ?? systemClock).now())
+    const [tickets, entries] = await Promise.all([
+      this.options.store.presence.ticketFacts(ticketIds),
+      this.options.store.presence.liveOf(ticketIds, now)
+    ])
+    for (const ticket of tickets) {
+      const present = entries.filter((entry) => entry.ticket_id === ticket.id)
+      for (const subscriber of staff) {
+        if (!this.subscribers.has(subscriber) || !canSeeTicket(subscriber.viewer.scope.tickets, ticket)) continue
+        subscriber.send({ kind: 'presence', presence: { ticket_id: ticket.id, now, entries: present.filter((entry) => entry.user.id !== subscriber.viewer.userId) } })
+      }
+    }
   }
 
   /** `now`: deliver even to a subscriber still replaying (its replay or its queued live events). */

@@ -7,7 +7,7 @@ import { staffCategoryCounts, type Category } from '../categories/category.js'
 import type { TicketScope } from '../tickets/ticket-policy.js'
 import type { Ticket } from '../tickets/ticket.js'
 import { noPermissions, Role, type User } from '../users/user.js'
-import { conformanceClock, everything, newTicket, person, query, type ConformanceContext, type ConformanceStore, type WithStore } from './conformance-support.js'
+import { aTicket, conformanceClock, everything, newTicket, person, query, type ConformanceContext, type ConformanceStore, type WithStore } from './conformance-support.js'
 import { eventLogConformance } from './event-log-conformance.js'
 import { jobStoreConformance } from './job-store-conformance.js'
 import { mailStoreConformance } from './mail-store-conformance.js'
@@ -15,6 +15,8 @@ import { webhookStoreConformance } from './webhook-store-conformance.js'
 import { signInConformance } from './sign-in-conformance.js'
 import { satisfactionConformance } from './satisfaction-conformance.js'
 import { historyAuditConformance } from './history-audit-conformance.js'
+import { presenceConformance } from './presence-conformance.js'
+import { draftConformance } from './draft-conformance.js'
 
 export type { ConformanceClock, ConformanceContext, ConformanceStore } from './conformance-support.js'
 
@@ -33,7 +35,7 @@ export interface StoreConformanceOptions {
  * back everything), the auth revision, search documents kept in step with
  * tickets and their owners, exact ticket counts under concurrent writes,
  * list includes loaded in batch, and the contracts of the jobs, webhook,
- * mail and event-log repositories (one file each beside this one). Call it
+ * mail, event-log and draft repositories (one file each beside this one). Call it
  * at the top level of a test file; the store `makeStore` returns must take
  * "now" from `context.clock` (a clock the suite moves by hand):
  *
@@ -84,6 +86,18 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
           const before = statements?.() ?? 0
           assert.deepEqual(await store.users.findMany([bob.id, 987654, ada.id]), [bob, ada])
           if (statements !== undefined) assert.equal(statements() - before, 1)
+        })
+      })
+
+      it('tickets.findByIds: the tickets of the ids that exist, as findById reads them, in one query', async () => {
+        await withStore(async ({ store, statements }) => {
+          const { ticketId: first } = await aTicket(store, 'first@example.com')
+          const { ticketId: second } = await aTicket(store, 'second@example.com')
+          assert.deepEqual(await store.tickets.findByIds([]), [])
+          const before = statements?.() ?? 0
+          const found = await store.tickets.findByIds([second, 987654, first])
+          if (statements !== undefined) assert.equal(statements() - before, 1)
+          assert.deepEqual(found.sort((a, b) => a.id - b.id), [await store.tickets.findById(first), await store.tickets.findById(second)])
         })
       })
 
@@ -322,6 +336,34 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
         })
       })
 
+      it('moving comments to another ticket (a merge, a split) reindexes both; a merge record is undone once', async () => {
+        await withStore(async ({ store }) => {
+          const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))
+          const category = await store.categories.create({ name: 'General', order: 1 })
+          const scope = everything(owner.id)
+          const titles = async (text: string): Promise<string[]> => (await store.tickets.list(scope, query({ search: text }))).items.map((t) => t.title)
+          const alpha = await store.tickets.create(newTicket(owner.id, category.id, { title: 'Alpha' }))
+          const beta = await store.tickets.create(newTicket(owner.id, category.id, { title: 'Beta' }))
+          const comment = await store.comments.create({ ticket_id: alpha.id, user_id: owner.id, body: '<p>Xylophone tuning</p>', preview: 'Xylophone tuning', type: 1, private: false })
+          assert.deepEqual(await titles('xylophone'), ['Alpha'])
+          assert.deepEqual(await store.ticketMerges.moveComments([comment.id, 999999], alpha.id, beta.id), [comment.id], 'only comments on the source move')
+          assert.deepEqual(await titles('xylophone'), ['Beta'], 'found by its comment on the ticket it moved to, not the old one')
+          assert.deepEqual(await store.ticketMerges.moveComments([comment.id], alpha.id, beta.id), [])
+          assert.deepEqual(await store.ticketMerges.commentsOf(beta.id), [{ id: comment.id, type: 1, private: false }])
+
+          const moves = {
+            comment_ids: [comment.id], privatized_comment_ids: [], body_comment_id: null, body_attachment_ids: [], participant_ids: [],
+            fields: { 3: 'red' }, purchase_code: null, source_status: 2, reopened_target_from: 3
+          }
+          const record = await store.ticketMerges.create({ kind: 'merge', source_id: alpha.id, target_id: beta.id, actor_id: null, moves })
+          assert.deepEqual((await store.ticketMerges.activeMergeOf(alpha.id))?.moves, moves)
+          assert.equal(await store.ticketMerges.activeMergeOf(beta.id), null, 'a merge is found by its source')
+          assert.equal(await store.ticketMerges.markUndone(record.id, '2030-01-01 00:00:00'), true)
+          assert.equal(await store.ticketMerges.markUndone(record.id, '2030-01-01 00:00:01'), false, 'undone once')
+          assert.equal(await store.ticketMerges.activeMergeOf(alpha.id), null)
+        })
+      })
+
       it('a rolled-back write leaves the index as it was', async () => {
         await withStore(async ({ store }) => {
           const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))
@@ -479,6 +521,8 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
     eventLogConformance(withStore)
     satisfactionConformance(withStore)
     historyAuditConformance(withStore)
+    presenceConformance(withStore)
+    draftConformance(withStore)
   })
 }
 

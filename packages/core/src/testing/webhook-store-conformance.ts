@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseListQuery } from '../list/list-query.js'
 import type { Store } from '../store.js'
-import { webhookDeliveryList } from '../webhooks/webhook.js'
+import { webhookDeliveryList, webhookList } from '../webhooks/webhook.js'
 import type { NewWebhookEndpoint } from '../webhooks/webhook-store.js'
 import { assertDistinct, type WithStore } from './conformance-support.js'
 
@@ -29,6 +29,18 @@ export function webhookStoreConformance (withStore: WithStore): void {
         assert.equal(await store.webhooks.delete(second.id), false)
         assert.equal(await store.webhooks.findById(second.id), null)
         assert.deepEqual((await store.webhooks.list()).map((e) => e.id), [first.id])
+      })
+    })
+
+    it('page() pages endpoints by the webhooks list\'s sorts and filters, secrets left out', async () => {
+      await withStore(async ({ store }) => {
+        const on = await store.webhooks.create(endpoint({ description: 'Billing CRM' }))
+        const off = await store.webhooks.create(endpoint({ url: 'https://other.example.com/hook', active: false }))
+        const page = await store.webhooks.page(parseListQuery(webhookList, { sort: '-id', per_page: '1' }))
+        assert.deepEqual([page.items.map((e) => e.id), page.total], [[off.id], 2])
+        assert.ok(!('secret' in page.items[0]!), 'no secret on a listed endpoint')
+        assert.deepEqual((await store.webhooks.page(parseListQuery(webhookList, { filters: { active: '1' } }))).items.map((e) => e.id), [on.id])
+        assert.deepEqual((await store.webhooks.page(parseListQuery(webhookList, { filters: { url: 'OTHER' } }))).items.map((e) => e.id), [off.id])
       })
     })
 

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js'
-import { ForbiddenError, NotFoundError, type FieldErrors } from '../errors.js'
+import { ConflictError, ForbiddenError, NotFoundError, type FieldErrors } from '../errors.js'
 import { throwIfInvalid } from '../id-lists.js'
 import type { ListQuery, Page } from '../list/list-query.js'
 import type { WithIncludes } from '../store.js'
@@ -17,7 +17,8 @@ import {
 import { checkedBody } from './ticket-input.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { runTriggersOnChange } from '../triggers/trigger-runner.js'
-import { canComment, canModifyComment, canSeeComment, readableTicket, visibleTicket } from './ticket-policy.js'
+import { canModifyComment, canSeeComment, canSeeTicket, ensureCanComment, readableTicket, ticketScope, visibleTicket } from './ticket-policy.js'
+import { landingTicket } from './ticket-merge.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
 /** A new comment, whichever door it came through. */
@@ -31,6 +32,11 @@ export interface CommentInput {
   close?: boolean | undefined
   /** Ids of the caller's own unlinked attachments. */
   attachments?: string[] | undefined
+  /**
+   * Collision check: the id of the newest comment the author had seen when the draft began (0: none).
+   * When someone else has since added a comment the author may see, nothing is written (409 ConflictError).
+   */
+  if_no_comments_after?: number | undefined
 }
 
 /** How a comment is written, besides what it says. */
@@ -80,13 +86,17 @@ export class CommentService {
   async create (caller: ActorInput, ticketId: number, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
     const actor = requirePerson(caller)
     const { store } = this.ctx
-    const { ticket } = await visibleTicket(store, actor, ticketId)
-    if (!canComment(actor, ticket, input.type)) {
-      throw new ForbiddenError(isStaff(actor) || ticket.user_id !== actor.id
-        ? 'Only the owner of a ticket and staff may comment on it.'
-        : 'Customers may only add replies.')
+    const { ticket: addressed, scope } = await visibleTicket(store, actor, ticketId)
+    const ticket = await this.landing(actor, addressed)
+    ensureCanComment(actor, ticket, input.type)
+    if (input.if_no_comments_after !== undefined) {
+      const newer = await store.comments.idsAfter(ticket, scope.comments, input.if_no_comments_after, actor.id, 100)
+      if (newer.length > 0) {
+        throw new ConflictError(`${newer.length === 1 ? 'A comment was' : `${newer.length} comments were`} added since your draft began (${newer.map((id) => `#${id}`).join(', ')}): read ${newer.length === 1 ? 'it' : 'them'}, then send again without if_no_comments_after.`)
+      }
     }
-    return await this.write(actor, ticket, input, options)
+    // The author's draft on the ticket goes with the comment they send (a macro's comment is not the draft).
+    return await this.write(actor, ticket, input, options, options.rule === undefined)
   }
 
   /**
@@ -95,10 +105,25 @@ export class CommentService {
    * participant Cc'd in on the thread), so the commenting rule is not asked.
    */
   async createFromMail (author: ActorInput, ticket: Ticket, input: Omit<CommentInput, 'type'>): Promise<Comment> {
-    return await this.write(requirePerson(author), ticket, { ...input, type: CommentType.Reply })
+    return await this.write(requirePerson(author), await landingTicket(this.ctx.store, ticket), { ...input, type: CommentType.Reply })
   }
 
-  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
+  /**
+   * Where a comment addressed to `ticket` goes: the ticket it was merged
+   * into (docs/tickets.md), which the caller must be able to see too (403
+   * otherwise), or `ticket` itself.
+   */
+  private async landing (actor: PersonActor, ticket: Ticket): Promise<Ticket> {
+    if (ticket.merged_into_id == null) return ticket
+    const landing = await landingTicket(this.ctx.store, ticket)
+    if (landing.id === ticket.id) return ticket
+    if (!canSeeTicket((await ticketScope(this.ctx.store, actor)).tickets, landing)) {
+      throw new ForbiddenError(`Ticket #${ticket.id} was merged into a ticket you cannot see.`)
+    }
+    return landing
+  }
+
+  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}, discardDraft = false): Promise<Comment> {
     const { store } = this.ctx
     const errors: FieldErrors = {}
     const body = checkedBody(errors, input.body)
@@ -116,6 +141,8 @@ export class CommentService {
         type: input.type,
         private: input.private ?? false
       })
+      // Sent: the draft goes, and the uploads it held that the comment carries are linked to the comment (and so leave it).
+      if (discardDraft) await tx.drafts.delete(actor.id, ticket.id)
       await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: comment.id })
       const next = statusAfterComment(ticket.status, { isReply: input.type === CommentType.Reply, byStaff, close: input.close === true })
       // A reply is activity the owner sees: updated_at moves even when the status does not. A note is

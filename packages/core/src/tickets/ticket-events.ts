@@ -20,7 +20,10 @@ export const TicketEventType = {
   TicketDeleted: 'Tickets.TicketDeleted',
   TicketUpdated: 'Tickets.TicketUpdated',
   CommentUpdated: 'Tickets.CommentUpdated',
-  CommentDeleted: 'Tickets.CommentDeleted'
+  CommentDeleted: 'Tickets.CommentDeleted',
+  TicketMerged: 'Tickets.TicketMerged',
+  TicketUnmerged: 'Tickets.TicketUnmerged',
+  TicketSplit: 'Tickets.TicketSplit'
 } as const
 
 export interface TicketEventBase extends DomainEvent {
@@ -87,10 +90,41 @@ export interface CommentDeletedEvent extends TicketEventBase {
   comment: Comment
 }
 
+/** What a merge or split moved, as its events tell it (counts; ids are read through the API). */
+export interface TicketMergeFacts {
+  /** The record of the merge or split. */
+  id: number
+  source: { id: number, title: string }
+  target: { id: number, title: string }
+  comments: number
+}
+
+/**
+ * A ticket (`merge.source`) was merged into this one (`ticket`, the target,
+ * as it is after the merge); the source is closed with `merged_into_id`.
+ */
+export interface TicketMergedEvent extends TicketEventBase {
+  type: typeof TicketEventType.TicketMerged
+  merge: TicketMergeFacts
+}
+
+/** A merge was undone: `ticket` is the source again, open as before; `merge.target` gave the moved comments back. */
+export interface TicketUnmergedEvent extends TicketEventBase {
+  type: typeof TicketEventType.TicketUnmerged
+  merge: TicketMergeFacts
+}
+
+/** Comments of `merge.source` were moved to a new ticket: `ticket` (also announced by `Tickets.TicketCreated`). */
+export interface TicketSplitEvent extends TicketEventBase {
+  type: typeof TicketEventType.TicketSplit
+  merge: TicketMergeFacts
+}
+
 export type TicketEvent =
   | TicketCreatedEvent | TicketCreatedByAgentEvent | CommentAddedEvent | TicketAssignedEvent
   | TicketClosedByAgentEvent | TicketClosedByCustomerEvent | TicketDeletedEvent
   | TicketUpdatedEvent | CommentUpdatedEvent | CommentDeletedEvent
+  | TicketMergedEvent | TicketUnmergedEvent | TicketSplitEvent
 
 /** The names of the fields `patch` sets to a value different from `before`'s. */
 export function changedFields (before: object, patch: object): string[] {

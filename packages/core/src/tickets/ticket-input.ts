@@ -53,11 +53,21 @@ export function checkedTitle (errors: FieldErrors, title: string): string {
  * one that is empty once cleaned (no text and no image) counts as missing.
  */
 export function checkedBody (errors: FieldErrors, body: string, field = 'body'): string {
+  const clean = sanitizedBody(errors, body, field)
+  if (field in errors) return clean
+  if (plainText(clean, 1) === '' && !/<img\s/i.test(clean)) errors[field] = [`The ${fieldLabel(field)} field is required.`]
+  return clean
+}
+
+/**
+ * The one rule of what a ticket's or comment's body may hold, without asking
+ * for one: at most `TICKET_LIMITS.body` characters as sent, then sanitised.
+ * A draft's body (which may still be empty) goes through it too.
+ */
+export function sanitizedBody (errors: FieldErrors, body: string, field = 'body'): string {
   if (textLength(body) > TICKET_LIMITS.body) {
     errors[field] = [`The ${fieldLabel(field)} may not be greater than ${TICKET_LIMITS.body} characters.`]
     return body
   }
-  const clean = sanitizeBody(body).trim()
-  if (plainText(clean, 1) === '' && !/<img\s/i.test(clean)) errors[field] = [`The ${fieldLabel(field)} field is required.`]
-  return clean
+  return sanitizeBody(body).trim()
 }

@@ -1,5 +1,5 @@
 import { rememberForActor } from '../auth/actor-memo.js'
-import { NotFoundError } from '../errors.js'
+import { ForbiddenError, NotFoundError } from '../errors.js'
 import type { Store } from '../store.js'
 import { actsAsAdmin, actsAsStaff, personOf, userOf, type ActorInput } from '../users/actor.js'
 import { hasPermission } from '../users/user-policy.js'
@@ -140,6 +140,14 @@ export function canDeleteTickets (actor: ActorInput): boolean {
 export function canComment (actor: User, ticket: Pick<Ticket, 'user_id'>, type: number): boolean {
   if (isStaff(actor)) return true
   return ownsTicket(actor, ticket) && type === CommentType.Reply
+}
+
+/** `canComment`, or 403 saying why (a comment, and a draft of one, ask the same). */
+export function ensureCanComment (actor: User, ticket: Pick<Ticket, 'user_id'>, type: number): void {
+  if (canComment(actor, ticket, type)) return
+  throw new ForbiddenError(isStaff(actor) || ticket.user_id !== actor.id
+    ? 'Only the owner of a ticket and staff may comment on it.'
+    : 'Customers may only add replies.')
 }
 
 /**

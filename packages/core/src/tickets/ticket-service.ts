@@ -7,8 +7,9 @@ import type { ListQuery, Page } from '../list/list-query.js'
 import type { Store, WithIncludes } from '../store.js'
 import { ensure } from '../users/user-policy.js'
 import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
-import { isStaff, Role, UserStatus, type PersonSummary } from '../users/user.js'
+import { isStaff, Role, UserStatus, type PersonSummary, type User } from '../users/user.js'
 import { checkAttachmentIds, linkAttachments } from './attachment-links.js'
+import { applyBulkTicketAction, type BulkTicketInput, type BulkTicketOutcome } from './bulk-ticket-actions.js'
 import { removeFiles } from './attachment-service.js'
 import { checkFieldAnswers, checkPurchaseCode } from './ticket-fields.js'
 import { changedFields, ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketCreatedByAgentEvent, type TicketCreatedEvent, type TicketDeletedEvent, type TicketUpdatedEvent } from './ticket-events.js'
@@ -18,22 +19,12 @@ import { ownerUser, resolveTicketOwner, type TicketOwner } from './ticket-owner.
 import {
   canAssignTickets, canAssignTo, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
 } from './ticket-policy.js'
-import { isTicketStatus, SLA_DUE_FIELDS, TicketStatus, type Ticket, type TicketAdditional } from './ticket.js'
+import { isTicketStatus, TicketStatus, withRecordedDue, type Ticket, type TicketAdditional } from './ticket.js'
 import { checkedPriority, checkedTicketTags, sameTags } from './ticket-tags.js'
 import { ticketWithTagNames, ticketWithTags } from './ticket-tag-events.js'
 import type { TicketPatch } from './ticket-store.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { ticketAfterTriggers } from '../triggers/trigger-runner.js'
-
-/**
- * The ticket as written, with the SLA due times the SLA recorder set on the
- * event's copy of it (the recorder writes them onto the event's ticket, in the
- * same transaction), so the response carries them without another read.
- */
-function withRecordedDue (row: Ticket, evented: Ticket): Ticket {
-  const due = Object.fromEntries(SLA_DUE_FIELDS.filter((field) => field in evented).map((field) => [field, evented[field]]))
-  return { ...row, ...due }
-}
 
 /** Runs `check`, moving a ValidationError's field errors into `errors` so all problems are reported at once. */
 async function collect (errors: FieldErrors, check: () => Promise<void>): Promise<void> {
@@ -127,7 +118,7 @@ export class TicketService {
       if (isStaff(actor)) {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketCreatedByAgent, ...facts } satisfies TicketCreatedByAgentEvent)
       }
-      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket: withRecordedDue(ticket, evented) })
+      return await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.created', ticket: withRecordedDue(ticket, evented), tags: tagged, owner: user, category })
     })
     try {
       return await write(owner)
@@ -144,6 +135,12 @@ export class TicketService {
   async update (caller: ActorInput, id: number, input: TicketUpdateInput): Promise<Ticket> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
+    return await this.updateVisible(actor, ticket, input)
+  }
+
+  /** `update` of a ticket already found visible to `actor` (also the bulk actions' way in, bulk-ticket-actions.ts). */
+  async updateVisible (actor: PersonActor, ticket: Ticket, input: TicketUpdateInput): Promise<Ticket> {
+    const id = ticket.id
     const rights = ticketEditRights(actor, ticket)
     ensure(rights !== 'none')
     if (rights === 'text' && (input.category !== undefined || input.status !== undefined || input.private !== undefined ||
@@ -185,7 +182,7 @@ export class TicketService {
         await this.ctx.events.emit(tx, { type: TicketEventType.TicketClosedByAgent, ...facts } satisfies TicketClosedByAgentEvent)
       }
       const written = withRecordedDue(updated, evented)
-      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: written, previous: { ticket, tags: before.map((tag) => tag.name) } }) : written
+      return changes.length > 0 ? await ticketAfterTriggers(this.ctx, tx, actor, { event: 'ticket.updated', ticket: written, tags: after, category: facts.category, previous: { ticket, tags: before.map((tag) => tag.name) } }) : written
     })
   }
 
@@ -210,10 +207,26 @@ export class TicketService {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
     ensure(canAssignTickets(actor))
+    const agent = await this.assignableAgent(agentId)
+    return await this.assignVisible(actor, ticket, agent, await this.ctx.store.users.staffOfCategory(ticket.category_id))
+  }
+
+  /** The agent a ticket may be assigned to, as far as the agent alone decides (422 on `key` otherwise). */
+  async assignableAgent (agentId: number, key = 'agent'): Promise<User> {
     const agent = await this.ctx.store.users.findById(agentId)
-    if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) throw ValidationError.field('agent', 'The selected agent is invalid.')
-    if (!canAssignTo(actor, agent, await this.ctx.store.users.staffOfCategory(ticket.category_id))) {
-      throw ValidationError.field('agent', 'The selected agent does not work in the ticket\'s category.')
+    if (agent === null || !isStaff(agent) || agent.status === UserStatus.Banned) throw ValidationError.field(key, 'The selected agent is invalid.')
+    return agent
+  }
+
+  /**
+   * `assign` of a ticket already found visible to `actor`, to an `assignableAgent`;
+   * `categoryStaff` is `staffOfCategory` of the ticket's category.
+   */
+  async assignVisible (actor: PersonActor, ticket: Ticket, agent: User, categoryStaff: ReadonlyArray<Pick<User, 'id'>>, key = 'agent'): Promise<Ticket> {
+    const id = ticket.id
+    ensure(canAssignTickets(actor))
+    if (!canAssignTo(actor, agent, categoryStaff)) {
+      throw ValidationError.field(key, 'The selected agent does not work in the ticket\'s category.')
     }
     if (ticket.assigned_agent_id === agent.id) return ticket
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
@@ -235,6 +248,12 @@ export class TicketService {
   async unassign (caller: ActorInput, id: number): Promise<Ticket> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
+    return await this.unassignVisible(actor, ticket)
+  }
+
+  /** `unassign` of a ticket already found visible to `actor`. */
+  async unassignVisible (actor: PersonActor, ticket: Ticket): Promise<Ticket> {
+    const id = ticket.id
     ensure(canAssignTickets(actor))
     if (ticket.assigned_agent_id === null) return ticket
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
@@ -258,6 +277,12 @@ export class TicketService {
   async delete (caller: ActorInput, id: number): Promise<void> {
     const actor = requirePerson(caller)
     const { ticket } = await this.visible(actor, id)
+    await this.deleteVisible(actor, ticket)
+  }
+
+  /** `delete` of a ticket already found visible to `actor`. */
+  async deleteVisible (actor: PersonActor, ticket: Ticket): Promise<void> {
+    const id = ticket.id
     ensure(canDeleteTickets(actor))
     const fileNames = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const names = await tx.attachments.fileNamesOfTicket(id)
@@ -268,6 +293,11 @@ export class TicketService {
     })
     // Files go once the rows are gone for good: a crash here leaves an orphan file, never a dangling row.
     await removeFiles(this.ctx.files, fileNames)
+  }
+
+  /** `POST /tickets/bulk`: one action on many tickets, each in its own transaction (bulk-ticket-actions.ts). */
+  async bulk (caller: ActorInput, input: BulkTicketInput): Promise<BulkTicketOutcome[]> {
+    return await applyBulkTicketAction(this.ctx, this, caller, input)
   }
 
   /**

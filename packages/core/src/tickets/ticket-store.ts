@@ -35,11 +35,13 @@ export interface NewTicket {
 }
 
 export type TicketPatch = Partial<Pick<Ticket,
-  'category_id' | 'title' | 'body' | 'status' | 'priority' | 'private' | 'assigned_agent_id' | 'agent_assigned_at' | 'additional'
+  'category_id' | 'title' | 'body' | 'status' | 'priority' | 'private' | 'assigned_agent_id' | 'agent_assigned_at' | 'additional' | 'merged_into_id'
 >>
 
 export interface TicketRepository {
   findById(id: number): Promise<Ticket | null>
+  /** Those of `ids` that exist, in one query, in no particular order (bulk actions). */
+  findByIds(ids: number[]): Promise<Ticket[]>
   /** Inserts the ticket and its search document. */
   create(ticket: NewTicket): Promise<Ticket>
   /**
@@ -61,6 +63,12 @@ export interface TicketRepository {
    * lower bound (`totalIsLowerBound`).
    */
   list(scope: TicketScope, query: ListQuery): Promise<Page<WithIncludes<Ticket>>>
+  /**
+   * How many tickets `list` would page through for the query's filters
+   * (sort, page and includes ignored): from the counts when the filters
+   * allow, else one count that stops at a limit (`lowerBound` then).
+   */
+  count(scope: TicketScope, query: ListQuery): Promise<{ total: number, lowerBound: boolean }>
   /** The query's includes for one ticket the caller may see. */
   withIncludes(ticket: Ticket, scope: TicketScope, query: ListQuery): Promise<WithIncludes<Ticket>>
   /**
@@ -96,6 +104,8 @@ export interface CommentRepository {
   list(ticket: Pick<Ticket, 'id' | 'user_id'>, visibility: CommentVisibility, query: ListQuery): Promise<Page<WithIncludes<Comment>>>
   /** The query's includes for one comment the caller may see. */
   withIncludes(comment: Comment, query: ListQuery): Promise<WithIncludes<Comment>>
+  /** Ids of the ticket's comments after `afterId` that `visibility` allows, not written by `exceptUserId`, oldest first, at most `limit`. */
+  idsAfter(ticket: Pick<Ticket, 'id' | 'user_id'>, visibility: CommentVisibility, afterId: number, exceptUserId: number, limit: number): Promise<number[]>
 }
 
 /** A fresh upload: not linked yet. */
@@ -117,6 +127,7 @@ export interface AttachmentRepository {
   /**
    * Links those of `ids` that `uploaderId` uploaded and that are still unlinked;
    * returns how many it linked (fewer than asked means another request won a race).
+   * A linked upload leaves the draft that held it.
    */
   link(ids: string[], uploaderId: number, target: AttachmentTarget): Promise<number>
   delete(id: string): Promise<boolean>
@@ -127,7 +138,8 @@ export interface AttachmentRepository {
   fileNamesOfComment(commentId: number): Promise<string[]>
   /**
    * Deletes at most `limit` attachments created before `before` that are still
-   * unlinked (checked in the same statement); returns their stored file names.
+   * unlinked and held by no draft (checked in the same statement); returns
+   * their stored file names.
    */
   deleteUnlinkedBefore(before: DateTimeString, limit: number): Promise<string[]>
 }

@@ -5,6 +5,16 @@ import type { DateTimeString } from '../time.js'
 /** The due-time columns of a ticket, sortable and filterable (`[lt]`, `[gte]`). */
 export const SLA_DUE_FIELDS = ['first_response_due_at', 'next_response_due_at', 'resolution_due_at', 'sla_next_due_at'] as const
 
+/**
+ * The ticket as written, with the SLA due times the SLA recorder set on the
+ * event's copy of it (the recorder writes them onto the event's ticket, in the
+ * same transaction), so a response carries them without another read.
+ */
+export function withRecordedDue<T extends Ticket> (row: T, evented: Ticket): T {
+  const due = Object.fromEntries(SLA_DUE_FIELDS.filter((field) => field in evented).map((field) => [field, evented[field]]))
+  return { ...row, ...due }
+}
+
 export const TicketStatus = { Open: 1, Pending: 2, Closed: 3 } as const
 export type TicketStatusNumber = typeof TicketStatus[keyof typeof TicketStatus]
 
@@ -50,6 +60,8 @@ export interface Ticket {
   agent_assigned_at: DateTimeString | null
   created_at: DateTimeString
   updated_at: DateTimeString
+  /** The ticket this one was merged into (docs/tickets.md "Merge and split"): replies to this one land there. Null (or absent) when not merged. */
+  merged_into_id?: number | null
   /** SLA due times (docs/sla.md), kept in the transaction of each change; null when that target does not run. */
   first_response_due_at?: DateTimeString | null
   next_response_due_at?: DateTimeString | null

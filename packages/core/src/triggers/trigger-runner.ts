@@ -5,6 +5,7 @@ import { runTriggerPass, type TriggerPassResult, type TriggerRule } from '../aut
 import { placeholderValues, renderPlaceholders } from '../canned-responses/placeholders.js'
 import { nowString, type ServiceContext } from '../context.js'
 import { recordedActor } from '../history/ticket-history.js'
+import type { Category } from '../categories/category.js'
 import type { DomainEvent } from '../events.js'
 import type { Tag } from '../knowledge-base/article.js'
 import { ruleTicketOf } from '../macros/macro-service.js'
@@ -16,10 +17,11 @@ import {
 } from '../tickets/ticket-events.js'
 import type { TicketPatch } from '../tickets/ticket-store.js'
 import { ticketWithTags } from '../tickets/ticket-tag-events.js'
-import { TicketStatus, type Ticket } from '../tickets/ticket.js'
+import { TicketStatus, withRecordedDue, type Ticket } from '../tickets/ticket.js'
 import { formatDateTime } from '../time.js'
 import { automationActor, toActor, type ActorInput, type AutomationActor } from '../users/actor.js'
-import { isStaff, UserStatus } from '../users/user.js'
+import { isStaff, UserStatus, type User } from '../users/user.js'
+import { conditionsAskBusinessHours, ticketWithinBusinessHours } from '../sla/ticket-business-hours.js'
 import { runTriggerEffect } from './trigger-effects.js'
 import { applyAssignmentRule } from '../assignment/assignment-service.js'
 
@@ -34,6 +36,12 @@ export interface TriggerChange {
   comment?: string | null
   /** The change came from auto-submitted mail (RFC 3834): replies are suppressed. */
   autoSubmitted?: boolean
+  /** The ticket's tags after the change, when the caller has them (else read). */
+  tags?: readonly Tag[]
+  /** The ticket's owner, when the caller has it (else read). */
+  owner?: User | null
+  /** The ticket's category, when the caller has it (else read when a trigger writes). */
+  category?: Pick<Category, 'id' | 'name'>
 }
 
 /** The channel a rule sees for an actor: a person's door, mail for a mail sender, automation for rules. */
@@ -47,32 +55,39 @@ export function ruleChannelOf (input: ActorInput): RuleChannel {
   }
 }
 
-/** What a pass did, for tests and logs. */
-export type TriggerRun = TriggerPassResult | null
+/** What a pass did, for tests and logs: the pass, and the ticket as the triggers left it (with its due times). */
+export type TriggerRun = (TriggerPassResult & { after: Ticket }) | null
 
 /**
  * The trigger hook of a ticket change, called by the ticket and comment
- * services inside the change's transaction (one line each): loads the active
- * triggers (one query; nothing more when none reacts to the event), builds
- * the rule facts, runs the pass, writes each fired trigger's field changes,
- * records them in history as that trigger (door `automation`), raises
- * ticket-updated events naming it (webhooks and the stream carry them) and
- * carries out the effects. Changes made by triggers never run triggers
- * again: the pass already handled its rounds.
+ * services inside the change's transaction (one line each), and by the SLA
+ * escalation for warnings and breaches: reads the active triggers (the
+ * store keeps them per process behind one version read; nothing more when
+ * none reacts to the event), builds the rule facts, runs the pass, writes
+ * each fired trigger's field changes, records them in history as that
+ * trigger (door `automation`), raises ticket-updated events naming it
+ * (webhooks and the stream carry them) and carries out the effects. Changes
+ * made by triggers never run triggers again: the pass already handled its
+ * rounds. `change.tags` and `change.owner`, when the caller has them, save
+ * their reads.
  */
 export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor: ActorInput, change: TriggerChange): Promise<TriggerRun> {
   const acting = toActor(actor)
   if (acting.kind === 'automation' && acting.rule.type === 'trigger') return null
-  const triggers = (await tx.triggers.active()).filter((trigger) => trigger.events.includes(change.event))
-  if (triggers.length === 0) return null
+  const active = await tx.triggers.active()
+  if (!active.some((trigger) => trigger.events.includes(change.event))) return null
+  // Those on `ticket.updated` too: the changes of a round are a ticket update for the next round (a breach trigger's tag, say).
+  const triggers = active.filter((trigger) => trigger.events.includes(change.event) || trigger.events.includes('ticket.updated'))
   const id = change.ticket.id
-  const tags = (await tx.tickets.tagsOf([id])).get(id) ?? []
-  const owner = await tx.users.findById(change.ticket.user_id)
+  const tags = change.tags !== undefined ? [...change.tags] : (await tx.tickets.tagsOf([id])).get(id) ?? []
+  const owner = change.owner !== undefined ? change.owner : await tx.users.findById(change.ticket.user_id)
   const ticket = ruleTicketOf(change.ticket, tags)
   const previous = change.previous === undefined || change.previous === null
     ? null
     : { ...ruleTicketOf(change.previous.ticket, []), tags: change.previous.tags !== undefined ? [...change.previous.tags] : ticket.tags }
   const rules: TriggerRule[] = triggers.map((trigger) => ({ id: trigger.id, name: trigger.name, events: trigger.events, conditions: trigger.conditions, actions: trigger.actions }))
+  // The ticket's SLA calendar is read only when a condition asks about business hours.
+  const asksHours = rules.some((rule) => conditionsAskBusinessHours(rule.conditions))
   const result = runTriggerPass(rules, {
     event: change.event,
     channel: ruleChannelOf(actor),
@@ -80,21 +95,23 @@ export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor
     previous,
     customer_email: owner?.email === undefined || owner.email === '' ? null : owner.email.toLowerCase(),
     comment_text: change.comment === undefined || change.comment === null ? null : plainText(change.comment, 65535),
-    // No SLA calendar is attached to tickets yet: every moment counts as business hours (docs/automation.md).
-    within_business_hours: true,
+    within_business_hours: asksHours ? await ticketWithinBusinessHours(tx, id, ctx.clock.now()) : true,
     auto_submitted: change.autoSubmitted === true
   })
-  if (result.fired.length === 0) return result
+  if (result.fired.length === 0) return { ...result, after: change.ticket }
 
   // One write for every fired trigger's field changes (history and events still say which trigger made which), then the effects in order.
   const steps = result.fired.map((fired) => ({ by: automationActor({ type: 'trigger', id: fired.trigger.id, name: fired.trigger.name }), changes: fired.changes }))
-  let current = steps.some((step) => step.changes.length > 0) ? (await writeRuleChanges(ctx, tx, steps, change.ticket, tags)).ticket : change.ticket
+  let current = steps.some((step) => step.changes.length > 0) ? (await writeRuleChanges(ctx, tx, steps, change.ticket, tags, change.category)).ticket : change.ticket
+  let reread = false
   for (const [index, fired] of result.fired.entries()) {
     for (const effect of fired.effects) {
       current = await runTriggerEffect(ctx, tx, steps[index]!.by, current, effect, { owner: owner ?? null }) ?? current
+      // A note or reply moves the ticket (its updated_at, a reply its status and due times) through the comment path.
+      if (effect.type === 'add_note' || effect.type === 'reply') reread = true
     }
   }
-  return result
+  return { ...result, after: reread ? await tx.tickets.findById(id) ?? current : current }
 }
 
 /** History names of the rule language's fields (as `ticketChanges` records them). */
@@ -110,7 +127,8 @@ const HISTORY_FIELDS: Record<string, string> = { status: 'status', priority: 'pr
  * and tags after.
  */
 export async function writeRuleChanges (
-  ctx: ServiceContext, tx: Store, steps: Array<{ by: AutomationActor, changes: RuleChange[] }>, ticket: Ticket, tags: Tag[]
+  ctx: ServiceContext, tx: Store, steps: Array<{ by: AutomationActor, changes: RuleChange[] }>, ticket: Ticket, tags: Tag[],
+  knownCategory?: Pick<Category, 'id' | 'name'>
 ): Promise<{ ticket: Ticket, tags: Tag[] }> {
   const patch: TicketPatch = {}
   let newTags: string[] | null = null
@@ -159,7 +177,7 @@ export async function writeRuleChanges (
     }))
   })
   if (entries.length > 0) await tx.ticketHistory.add(entries)
-  const category = await tx.categories.findById(updated.category_id) ?? { id: updated.category_id, name: '' }
+  const category = knownCategory?.id === updated.category_id ? knownCategory : await tx.categories.findById(updated.category_id) ?? { id: updated.category_id, name: '' }
   const base = ticketEventFacts(null, ticketWithTags(updated, updatedTags), category)
   // One event for the rules' changes together (one change of the ticket for webhooks and the stream), naming every rule that made one.
   const events: DomainEvent[] = []
@@ -185,7 +203,8 @@ export async function writeRuleChanges (
     events.push({ type: TicketEventType.TicketClosedByAgent, ...base, rule: last } satisfies TicketClosedByAgentEvent)
   }
   await ctx.events.emitMany(tx, events)
-  return { ticket: updated, tags: updatedTags }
+  // The SLA recorder set the due times on the event's copy of the ticket: the caller needs no re-read for them.
+  return { ticket: withRecordedDue(updated, base.ticket), tags: updatedTags }
 }
 
 /** Writes a note or reply authored by the help desk (no user), raising `CommentAdded` naming the rule. */
@@ -218,10 +237,10 @@ export async function automaticMailMayGo (ctx: ServiceContext, tx: Store, recipi
 
 export type { EffectAction, RuleTicket }
 
-/** `runTriggersOnChange`, then the ticket as the triggers left it (re-read only when one fired). */
+/** `runTriggersOnChange`, then the ticket as the triggers left it (re-read only when a trigger wrote a comment). */
 export async function ticketAfterTriggers (ctx: ServiceContext, tx: Store, actor: ActorInput, change: TriggerChange): Promise<Ticket> {
   const run = await runTriggersOnChange(ctx, tx, actor, change)
-  const ticket = run === null || run.fired.length === 0 ? change.ticket : await tx.tickets.findById(change.ticket.id) ?? change.ticket
+  const ticket = run === null ? change.ticket : run.after
   // A new ticket nobody (no trigger) assigned gets its category's assignment rule.
   return change.event === 'ticket.created' ? await applyAssignmentRule(ctx, tx, ticket) : ticket
 }

@@ -1,6 +1,8 @@
 import type { ServiceContext } from '../context.js'
 import { NotFoundError, ValidationError } from '../errors.js'
-import type { Category } from '../categories/category.js'
+import { staffCategoryCounts, type Category } from '../categories/category.js'
+import type { ListQuery, Page } from '../list/list-query.js'
+import type { WithIncludes } from '../store.js'
 import { PersonService } from './person-service.js'
 import { checkedNewPersonRow, checkedNewPersonRows, checkPersonPatch, hashIfGiven, personPatch, savePersonPatch, type NewPersonInput, type PersonPatchInput } from './user-input.js'
 import { canManageAgents, ensure } from './user-policy.js'
@@ -91,6 +93,13 @@ export class AgentService extends PersonService {
     await this.get(actor, id)
     const ids = await this.ctx.store.users.categoryIds(id)
     return await this.ctx.store.categories.listByIds(ids)
+  }
+
+  /** A page of the agent's categories (`GET /agents/{id}/categories`), by the categories list's sorts, filters and includes. */
+  async categoryPage (actor: ActorInput, id: number, query: ListQuery): Promise<Page<WithIncludes<Category>>> {
+    await this.get(actor, id)
+    const ids = await this.ctx.store.users.categoryIds(id)
+    return await this.ctx.store.categories.list(query, staffCategoryCounts, ids)
   }
 
   /**

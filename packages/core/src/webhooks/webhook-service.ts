@@ -102,6 +102,12 @@ export class WebhookService {
     return await this.ctx.store.webhooks.list()
   }
 
+  /** A page of endpoints (`GET /webhooks`), administrators only. */
+  async page (actor: ActorInput, query: ListQuery): Promise<Page<WebhookEndpoint>> {
+    ensure(canManageWebhooks(actor))
+    return await this.ctx.store.webhooks.page(query)
+  }
+
   async view (actor: ActorInput, id: number): Promise<WebhookEndpoint> {
     ensure(canManageWebhooks(actor))
     return await this.ctx.store.webhooks.findById(id) ?? notFound()

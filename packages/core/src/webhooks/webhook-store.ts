@@ -53,6 +53,8 @@ export interface WebhookDeliveryWorkRow {
 export interface WebhookRepository {
   /** Every endpoint, oldest first (by id). */
   list(): Promise<WebhookEndpoint[]>
+  /** A page of endpoints by `webhookList`'s sorts and filters. */
+  page(query: ListQuery): Promise<Page<WebhookEndpoint>>
   findById(id: number): Promise<WebhookEndpoint | null>
   /** Active endpoints; the caller applies `endpointReceives` (one query per event, whatever the number of endpoints). */
   active(): Promise<WebhookEndpoint[]>

@@ -11,6 +11,7 @@ import { CustomerEventType } from '../users/customer-events.js'
 export const WEBHOOK_EVENT_TYPES: readonly string[] = [...new Set([
   ...Object.values(NotificationType).filter((type) => type !== NotificationType.WebhookEndpointDisabled),
   TicketEventType.TicketUpdated, TicketEventType.TicketDeleted, TicketEventType.CommentUpdated, TicketEventType.CommentDeleted,
+  TicketEventType.TicketUnmerged, TicketEventType.TicketSplit,
   ...Object.values(CustomerEventType),
   ...Object.values(ArticleEventType),
   ...Object.values(SatisfactionEventType),
@@ -58,6 +59,18 @@ export interface WebhookSecrets {
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled'
 
 export const WEBHOOK_DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled']
+
+/** Webhook endpoints (`GET /webhooks`, administrators): paged like every list. */
+export const webhookList = defineList({
+  resource: 'webhooks',
+  includes: [],
+  sorts: ['id', 'created_at', 'url'],
+  defaultSort: 'id',
+  keyTypes: { id: 'int', created_at: 'datetime', url: 'string' },
+  partialFilters: ['url', 'description'],
+  /** `active`: 1 for endpoints that receive events, 0 for switched-off ones. */
+  exactFilters: ['active']
+})
 
 /** An endpoint's deliveries, newest first (`GET /webhooks/{id}/deliveries`): paged like every list. */
 export const webhookDeliveryList = defineList({

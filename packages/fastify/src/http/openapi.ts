@@ -19,6 +19,8 @@ const tags = [
   { name: 'Auth', description: 'Log in for a bearer token, register, and manage your own API tokens.' },
   { name: 'Tickets', description: 'Tickets the caller may see: customers their own and public ones, agents those of their categories.' },
   { name: 'Comments', description: 'Replies (type 1) and internal notes (type 2) on a ticket.' },
+  { name: 'Presence', description: 'Who else is viewing or typing on a ticket, for staff (collision detection); live on the event stream as `presence`.' },
+  { name: 'Drafts', description: 'Each person\'s unsent reply or note per ticket, saved as they type; seen by its author alone.' },
   { name: 'Attachments', description: 'Upload files, then link them by id when creating a ticket or a comment.' },
   { name: 'Customers', description: 'Customers, their notes and notification settings (administrators, agents with manage_customers).' },
   { name: 'Agents', description: 'Administrators (role 1) and agents (role 2), their permissions, categories and notification settings.' },

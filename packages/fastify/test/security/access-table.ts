@@ -91,6 +91,14 @@ function emailsFollowContract (cell: Cell, body: unknown): string | null {
   return null
 }
 
+/** `POST /tickets/bulk`'s one outcome: done for staff who see the ticket, "not found" for the agent outside its category. */
+function bulkOutcomesFollowAccess (cell: Cell, body: unknown): string | null {
+  const [outcome] = (body as { data: Array<{ status: string, error?: { code: string } }> }).data
+  const expected = cell.actor === 'agent' ? 'HD_NOT_FOUND' : 'ok'
+  const got = outcome?.status === 'ok' ? 'ok' : outcome?.error?.code
+  return got === expected ? null : `bulk outcome ${String(got)}, expected ${expected}`
+}
+
 const isStaff = (cell: Cell): boolean => ['agent', 'privileged', 'admin'].includes(cell.actor)
 
 // Columns:                  anon owner other agent priv admin
@@ -298,6 +306,18 @@ export const accessTable: AccessRow[] = [
   row('DELETE /macros/:id', 'category', [401, 403, 403, 403, 403, 200], async ({ w }) => ({
     url: `/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Shared', shared: true, actions: [{ type: 'set_status', value: 2 }] })).id}`
   })),
+  row('GET /views', 'category', [401, 403, 403, 200, 200, 200], () => ({ url: '/views?include=count' })),
+  row('GET /views/:id', 'category', [401, 403, 403, 404, 200, 404], async ({ w }) => ({
+    url: `/views/${(await w.h.helpdesk.views.create(w.privileged.category.user, { name: 'Mine', filters: { status: '1' } })).id}`
+  })),
+  row('POST /views', 'category', [401, 403, 403, 201, 201, 201], () => ({ url: '/views', payload: { name: 'Mine', filters: { status: '1,2' } } })),
+  row('PATCH|POST /views/:id', 'category', [401, 403, 403, 403, 200, 200], async ({ w }) => ({
+    url: `/views/${(await w.h.helpdesk.views.create(w.privileged.category.user, { name: 'Team', shared: true })).id}`,
+    payload: { name: 'Team view' }
+  })),
+  row('DELETE /views/:id', 'category', [401, 403, 403, 403, 200, 200], async ({ w }) => ({
+    url: `/views/${(await w.h.helpdesk.views.create(w.privileged.category.user, { name: 'Team', shared: true })).id}`
+  })),
   row('POST /tickets/:id/macros/:macro_id', 'category', [401, 403, 403, 404, 200, 200], async ({ w }) => ({
     url: `/tickets/${await w.fresh.ticket()}/macros/${(await w.h.helpdesk.macros.create(w.admin.user, { name: 'Urgent', shared: true, actions: [{ type: 'set_priority', value: 'urgent' }] })).id}`
   })),
@@ -367,6 +387,11 @@ export const accessTable: AccessRow[] = [
   row('PUT /tickets/:id/privacy', 'category', OWNER_AND_CATEGORY, async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}/privacy` })),
   // A public ticket: the other customer reads it but may not make it private.
   row('DELETE /tickets/:id/privacy', 'category', [401, 200, 403, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket({ private: false })}/privacy` })),
+  // Presence (collision detection): staff who may see the ticket; its owner sees it, so 403; others 404.
+  row('GET /tickets/:id/presence', 'category', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/presence` })),
+  row('PUT /tickets/:id/presence', 'category', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/presence`, payload: { state: 'viewing' } })),
+  row('PUT /tickets/:id/presence', 'view_all_tickets', [401, 403, 403, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/presence`, payload: { state: 'typing' } })),
+  row('DELETE /tickets/:id/presence', 'category', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/presence` })),
   row('PUT /tickets/:id/agents', 'assign_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({
     url: `/tickets/${await w.fresh.ticket()}/agents`, payload: { agent: w.privileged.category.user.id }
   })),
@@ -378,6 +403,25 @@ export const accessTable: AccessRow[] = [
   row('GET /tickets/:id/assignees', 'assign_tickets', [401, 403, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/assignees` })),
   row('GET /tickets/:id/assignees', 'category', [401, 403, 404, 404, 403, 200], ({ w }) => ({ url: `/tickets/${w.ticket}/assignees` })),
   row('DELETE /tickets/:id', 'delete_tickets', [401, 403, 404, 404, 200, 200], async ({ w }) => ({ url: `/tickets/${await w.fresh.ticket()}` })),
+  // Bulk actions are staff's: customers are refused whole; each ticket is then checked as its own route would, so the agent
+  // outside the category gets 200 with a "not found" outcome for it and the ticket stays as it was.
+  row('POST /tickets/bulk', 'category', [401, 403, 403, 200, 200, 200], async ({ w }) => ({
+    url: '/tickets/bulk', payload: { ids: [await w.fresh.ticket()], action: { status: 2 } }
+  }), bulkOutcomesFollowAccess),
+  // Merge and split: staff who see both tickets; the owner sees them but may not (403); others do not see them (404).
+  row('POST /tickets/:id/merge', 'category', [401, 403, 404, 404, 200, 200], async ({ w }) => ({
+    url: `/tickets/${await w.fresh.ticket()}/merge`, payload: { target_id: await w.fresh.ticket() }
+  })),
+  row('POST /tickets/:id/unmerge', 'category', [401, 403, 404, 404, 200, 200], async ({ w }) => {
+    const source = await w.fresh.ticket()
+    await w.h.helpdesk.ticketMerges.merge(w.admin.user, source, { target_id: await w.fresh.ticket() })
+    return { url: `/tickets/${source}/unmerge` }
+  }),
+  row('POST /tickets/:id/split', 'category', [401, 403, 404, 404, 201, 201], async ({ w }) => {
+    const ticket = await w.fresh.ticket()
+    const comment = await w.h.helpdesk.comments.create(w.admin.user, ticket, { body: 'Split me.', type: 1 })
+    return { url: `/tickets/${ticket}/split`, payload: { comment_ids: [comment.id] } }
+  }),
   // History: the owner (public changes) and staff who see the ticket; another customer reading a public ticket gets 404.
   row('GET /tickets/:id/history', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/history` })),
   row('GET /tickets/:id/history', 'category', [401, 200, 404, 404, 200, 200], ({ w }) => ({ url: `/tickets/${w.publicTicket}/history` })),
@@ -404,6 +448,20 @@ export const accessTable: AccessRow[] = [
   row('DELETE /comments/:id', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply()}` })),
   row('PUT /comments/:id/privacy', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply({ private: true })}/privacy` })),
   row('DELETE /comments/:id/privacy', 'category', AUTHOR_ONLY, async ({ w }) => ({ url: `/comments/${await w.fresh.reply()}/privacy` })),
+
+  // Drafts: each person keeps their own on a ticket they may comment on; no one reads another's (the check).
+  row('PUT /tickets/:ticket_id/draft', 'category', OWNER_AND_CATEGORY, ({ w, actor }) => ({
+    url: `/tickets/${w.ticket}/draft`, payload: { body: `Draft of ${actor}.`, type: 1, attachments: [] }
+  }), ({ actor }, body) => (body as { data: { body: string } }).data.body === `Draft of ${actor}.` ? null : 'saved another draft than the caller\'s'),
+  row('GET /tickets/:ticket_id/draft', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/draft` }), ({ actor }, body) => {
+    const draft = (body as { data: { body: string } | null }).data
+    return draft === null || draft.body === `Draft of ${actor}.` ? null : `read someone else's draft: ${draft.body}`
+  }),
+  row('GET /drafts', 'category', SIGNED_IN, () => ({ url: '/drafts?include=ticket' }), ({ actor }, body) => {
+    const others = (body as { data: Array<{ body: string }> }).data.filter((draft) => draft.body !== `Draft of ${actor}.`)
+    return others.length === 0 ? null : `listed someone else's drafts: ${others.map((d) => d.body).join(', ')}`
+  }),
+  row('DELETE /tickets/:ticket_id/draft', 'category', OWNER_AND_CATEGORY, ({ w }) => ({ url: `/tickets/${w.ticket}/draft` })),
 
   // Attachments: the uploader (the owner) and staff see an unlinked upload; its uploader and administrators delete it.
   row('POST /attachments', 'category', SIGNED_IN_CREATES, () => {

@@ -18,7 +18,12 @@ export const CommentCreate = Type.Object({
   type: Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 Reply, 2 Note (staff only).' }),
   private: Type.Boolean(),
   close: Type.Optional(Type.Boolean({ description: 'Close the ticket (ignored when it is closed already).' })),
-  attachments: Type.Optional(AttachmentIds)
+  attachments: Type.Optional(AttachmentIds),
+  if_no_comments_after: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: 2147483647,
+    description: 'Collision check: the id of the newest comment you had seen when your draft began (0 when there was none). If someone else has added a comment you may see since, nothing is written and the answer is 409: read the new comments, then send again without this field.'
+  }))
 }, { examples: [{ body: '<p>Fixed in today\'s release.</p>', type: 1, private: false, close: true }, { body: 'Customer called again.', type: 2, private: true }] })
 
 export const CommentUpdate = Type.Object({ body: Body }, { examples: [{ body: '<p>Fixed in release 2.4.1.</p>' }] })

@@ -13,7 +13,7 @@ export const EventStreamQuery = Type.Object({
 
 export const EventStreamBody = Type.Unsafe<string>({
   type: 'string',
-  description: 'A `text/event-stream`: `ticket`, `notification`, `unread_count` and `reset` events, each (but `reset` and the first `unread_count`) with an `id:` to resume from; a comment line every 20 seconds as a heartbeat. See docs/event-stream.md.'
+  description: 'A `text/event-stream`: `ticket`, `notification`, `unread_count`, `presence` (staff: who else is on a ticket) and `reset` events, each (but `reset`, `presence` and the first `unread_count`) with an `id:` to resume from; a comment line every 20 seconds as a heartbeat. See docs/event-stream.md.'
 })
 
 export const TooManyStreams = errorBody('The user already holds the maximum of open event streams on this instance (`eventStream.maxConnectionsPerUser`, default 5), or too many requests.')

@@ -20,7 +20,10 @@ export const NotificationData = Type.Object({
   satisfaction: Type.Optional(Type.Object({
     resolution: Type.Integer(), rating: Type.Union([Type.Literal('good'), Type.Literal('bad')]), comment: Nullable(Type.String())
   }, { description: 'Tickets.SatisfactionRated (a bad rating): the closing rated, the rating, the comment\'s first 200 characters.' })),
-  sla: Type.Optional(Type.Object({ target: Type.String(), due_at: Type.String() }, { description: 'Tickets.SlaWarning / Tickets.SlaBreached: the target and its due time.' }))
+  sla: Type.Optional(Type.Object({ target: Type.String(), due_at: Type.String() }, { description: 'Tickets.SlaWarning / Tickets.SlaBreached: the target and its due time.' })),
+  merge: Type.Optional(Type.Object({
+    source: Type.Object({ id: Type.Integer(), title: Type.String() }), comments: Type.Integer()
+  }, { description: 'Tickets.TicketMerged: the ticket merged into `ticket` and how many comments came with it.' }))
 })
 
 export const Notification = Type.Object({

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
 import {
-  ATTACHMENT_ID_PATTERN, LIMITS, TICKET_LIMITS,
-  TICKET_TAG_LIMITS,
-  type ActorInput, type AvatarResolver, type Category as CategoryEntity, type Comment, type Tag as TagEntity, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
+  ATTACHMENT_ID_PATTERN, BULK_TICKET_LIMIT, HelpdeskError, LIMITS, TICKET_LIMITS, TICKET_MERGE_LIMITS,
+  TICKET_TAG_LIMITS, ValidationError,
+  type ActorInput, type BulkTicketOutcome as BulkTicketOutcomeEntity, type AvatarResolver, type Category as CategoryEntity, type Comment, type Tag as TagEntity, type Ticket as TicketEntity, type TicketResolution, type WithIncludes
 } from '@helpdesk/core'
 import { EmbeddedPerson, Nullable, NullableDateTime } from '../common.js'
 import { Category, presentCategory } from '../categories/category-schemas.js'
@@ -82,6 +82,20 @@ export const TicketUpdate = Type.Object({
 
 export const AssignBody = Type.Object({ agent: Id }, { examples: [{ agent: 2 }] })
 
+export const MergeBody = Type.Object({
+  target_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The ticket to merge into: the same customer\'s, not merged itself, not this one.' })
+}, { examples: [{ target_id: 42 }] })
+
+/** The tickets' entry of `GET/PATCH /settings`. */
+export const TicketSettings = {
+  'tickets.merge_undo_hours': Type.Integer({ minimum: 0, maximum: 720, description: 'Hours within which a merge can be undone (`POST /tickets/{id}/unmerge`); 0 makes merges final. Default 24.' })
+}
+
+export const SplitBody = Type.Object({
+  comment_ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: TICKET_MERGE_LIMITS.splitComments, description: 'The comments of this ticket to move to the new one.' }),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: TICKET_LIMITS.title, description: 'The new ticket\'s title; default this one\'s with "(split from #id)".' }))
+}, { examples: [{ comment_ids: [12, 13], subject: 'Invoice question' }] })
+
 /**
  * A ticket with whichever includes it carries, as `viewer` may see it. Built
  * as one object, key by key: a list page presents dozens of tickets.
@@ -106,4 +120,59 @@ export function presentTicket (entity: TicketEntity, avatar: AvatarResolver, vie
   const tags = ticket.tags as TagEntity[] | undefined
   if (tags !== undefined) presented.tags = tags.map((tag) => ({ id: tag.id, name: tag.name }))
   return presented
+}
+
+export const BulkTicketAction = Type.Object({
+  assign: Type.Optional(Type.Object({
+    assignee_id: Type.Union([Id, Type.Null()], { description: 'The agent (or administrator) to assign; null leaves the tickets unassigned.' })
+  }, { description: 'As `PUT` / `DELETE /tickets/{id}/agents`: administrators and agents with `assign_tickets`; the agent must work in each ticket\'s category.' })),
+  status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3, description: 'As `PATCH /tickets/{id}`: 1 Open, 2 Pending, 3 Closed.' })),
+  close: Type.Optional(Type.Literal(true, { description: 'The same as `"status": 3`.' })),
+  priority: Type.Optional(Type.Union(TicketPriority.anyOf, { description: 'As `PATCH /tickets/{id}`.' })),
+  tags: Type.Optional(Type.Object({
+    add: Type.Optional(TagNames),
+    remove: Type.Optional(TagNames)
+  }, { description: 'Names added to and removed from each ticket\'s tags (its other tags stay), written as `PATCH /tickets/{id}` with the resulting `tags`.' })),
+  delete: Type.Optional(Type.Literal(true, { description: 'As `DELETE /tickets/{id}`: administrators and agents with `delete_tickets`. The outcome carries no ticket.' }))
+}, { description: 'Exactly one of these keys: the action applied to every ticket (422 on `action` otherwise).' })
+
+export const BulkTicketRequest = Type.Object({
+  ids: Type.Array(Id, { minItems: 1, maxItems: BULK_TICKET_LIMIT, uniqueItems: true, description: `The tickets, 1 to ${BULK_TICKET_LIMIT}, each once.` }),
+  action: BulkTicketAction
+}, {
+  description: 'One action on many tickets; each ticket is checked and written on its own.',
+  examples: [
+    { ids: [12, 13, 14], action: { close: true } },
+    { ids: [12, 13], action: { assign: { assignee_id: 2 } } },
+    { ids: [12], action: { assign: { assignee_id: null } } },
+    { ids: [12, 13], action: { tags: { add: ['billing'], remove: ['new'] } } }
+  ]
+})
+
+export const BulkTicketError = Type.Object({
+  code: Type.String({ description: 'The error registry\'s code (docs/errors.md): `HD_NOT_FOUND` (missing or not visible), `HD_FORBIDDEN`, `HD_VALIDATION`...; `HD_INTERNAL` when writing the ticket failed unexpectedly.' }),
+  message: Type.String({ description: 'A sentence a person can read.' }),
+  errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()), { description: 'With `HD_VALIDATION`: one key per invalid field.' }))
+}, { description: 'What the single-ticket route would have answered, in the contract\'s error shape plus its code.' })
+
+export const BulkTicketOutcome = Type.Object({
+  id: Type.Integer(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  ticket: Type.Optional(Ticket),
+  error: Type.Optional(BulkTicketError)
+}, { description: '`ok` with the ticket as written (none after a delete), or `error` with why this ticket was left as it was.' })
+
+/**
+ * One ticket's outcome of a bulk request. An error that is not a help-desk
+ * error is reported as `HD_INTERNAL` without its details (`onUnexpected` sees it, to log).
+ */
+export function presentBulkTicketOutcome (
+  outcome: BulkTicketOutcomeEntity, present: (ticket: TicketEntity) => Static<typeof Ticket>, onUnexpected: (error: unknown) => void
+): Static<typeof BulkTicketOutcome> {
+  if (outcome.ok) return { id: outcome.id, status: 'ok', ...(outcome.ticket !== null ? { ticket: present(outcome.ticket) } : {}) }
+  const { error } = outcome
+  if (error instanceof ValidationError) return { id: outcome.id, status: 'error', error: { code: error.code, message: error.message, errors: error.errors } }
+  if (error instanceof HelpdeskError) return { id: outcome.id, status: 'error', error: { code: error.code, message: error.message } }
+  onUnexpected(error)
+  return { id: outcome.id, status: 'error', error: { code: 'HD_INTERNAL', message: 'Server error.' } }
 }

@@ -40,6 +40,7 @@ export const TicketCore = Type.Object({
   category_id: Type.Integer(),
   assigned_agent_id: Nullable(Type.Integer()),
   agent_assigned_at: NullableDateTime,
+  merged_into_id: Nullable(Type.Integer({ description: 'The ticket this one was merged into (it is closed, and replies to it land there); null when not merged.' })),
   created_at: DateTime,
   updated_at: DateTime
 })
@@ -84,6 +85,7 @@ export function presentTicketCore (ticket: Ticket): Static<typeof TicketCore> {
     category_id: ticket.category_id,
     assigned_agent_id: ticket.assigned_agent_id,
     agent_assigned_at: ticket.agent_assigned_at,
+    merged_into_id: ticket.merged_into_id ?? null,
     created_at: ticket.created_at,
     updated_at: ticket.updated_at
   }

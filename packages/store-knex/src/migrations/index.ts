@@ -31,6 +31,11 @@ import * as macros from './0036-macros.js'
 import * as reports from './0031-reports.js'
 import * as triggers from './0037-triggers.js'
 import * as automationsAndAssignment from './0038-automations-and-assignment.js'
+import * as ticketViews from './0039-ticket-views.js'
+import * as presence from './0040-presence.js'
+import * as drafts from './0041-drafts.js'
+import * as ticketMerges from './0042-ticket-merges.js'
+import * as triggerListVersion from './0043-trigger-list-version.js'
 import * as reportHistogramsAndSla from './0044-report-histograms-and-sla.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
@@ -72,6 +77,11 @@ export const migrations: Migration[] = [
   { name: '0036-macros', ...macros },
   { name: '0037-triggers', ...triggers },
   { name: '0038-automations-and-assignment', ...automationsAndAssignment },
+  { name: '0039-ticket-views', ...ticketViews },
+  { name: '0040-presence', ...presence },
+  { name: '0041-drafts', ...drafts },
+  { name: '0042-ticket-merges', ...ticketMerges },
+  { name: '0043-trigger-list-version', ...triggerListVersion },
   { name: '0044-report-histograms-and-sla', ...reportHistogramsAndSla }
 ]
 

@@ -8,6 +8,17 @@ export function createInProcessNotifier (): StoreEventNotifier {
   const signal = (ids: number[]): void => {
     for (const listener of listeners) listener.ids(ids)
   }
+  const signalPresence = (ticketIds: number[]): void => {
+    for (const listener of listeners) listener.presence?.(ticketIds)
+  }
+  const afterCommit = (db: Knex, fire: () => void): void => {
+    if (db.isTransaction === true) {
+      // Settles after COMMIT (or ROLLBACK, which rejects: nothing to announce then).
+      (db as Knex.Transaction).executionPromise.then(fire, () => {})
+    } else {
+      fire()
+    }
+  }
   return {
     async listen (listener) {
       listeners.add(listener)
@@ -15,12 +26,11 @@ export function createInProcessNotifier (): StoreEventNotifier {
     },
     async announce (db, ids) {
       if (ids.length === 0 || listeners.size === 0) return
-      if (db.isTransaction === true) {
-        // Settles after COMMIT (or ROLLBACK, which rejects: nothing to announce then).
-        (db as Knex.Transaction).executionPromise.then(() => { signal(ids) }, () => {})
-      } else {
-        signal(ids)
-      }
+      afterCommit(db, () => { signal(ids) })
+    },
+    async announcePresence (db, ticketIds) {
+      if (ticketIds.length === 0 || listeners.size === 0) return
+      afterCommit(db, () => { signalPresence(ticketIds) })
     }
   }
 }

@@ -6,6 +6,8 @@ import type { StoreEventNotifier } from './store-event-notifier.js'
 
 /** The one channel every instance listens on; payloads are comma-separated event-log ids. */
 export const EVENT_CHANNEL = 'helpdesk_events'
+/** Presence changes (collision detection): payloads are comma-separated ticket ids; never in the event log. */
+export const PRESENCE_CHANNEL = 'helpdesk_presence'
 const RECONNECT_MIN_MS = 200
 const RECONNECT_MAX_MS = 5000
 
@@ -25,10 +27,13 @@ export function createPostgresNotifier (connection: pg.ClientConfig): StoreEvent
   let retry: NodeJS.Timeout | null = null
   let delay = RECONNECT_MIN_MS
 
-  const dispatch = (payload: string | undefined): void => {
+  const dispatch = (payload: string | undefined, presence: boolean): void => {
     const ids = (payload ?? '').split(',').map(Number).filter((id) => Number.isSafeInteger(id) && id > 0)
     if (ids.length === 0) return
-    for (const listener of listeners) listener.ids(ids)
+    for (const listener of listeners) {
+      if (presence) listener.presence?.(ids)
+      else listener.ids(ids)
+    }
   }
 
   const scheduleReconnect = (): void => {
@@ -60,11 +65,13 @@ export function createPostgresNotifier (connection: pg.ClientConfig): StoreEvent
       next.on('error', lost)
       next.on('end', lost)
       next.on('notification', (message) => {
-        if (message.channel === EVENT_CHANNEL) dispatch(message.payload)
+        if (message.channel === EVENT_CHANNEL) dispatch(message.payload, false)
+        else if (message.channel === PRESENCE_CHANNEL) dispatch(message.payload, true)
       })
       try {
         await next.connect()
         await next.query(`LISTEN ${EVENT_CHANNEL}`)
+        await next.query(`LISTEN ${PRESENCE_CHANNEL}`)
       } catch (error) {
         next.removeAllListeners('end')
         await next.end().catch(() => {})
@@ -105,6 +112,10 @@ export function createPostgresNotifier (connection: pg.ClientConfig): StoreEvent
     },
     async announce () {
       // The event log's trigger has announced them, in the same transaction.
+    },
+    async announcePresence (db, ticketIds) {
+      // On `db`: inside a transaction PostgreSQL delivers it on commit, to every instance (this one too).
+      if (ticketIds.length > 0) await db.raw('select pg_notify(?, ?)', [PRESENCE_CHANNEL, ticketIds.join(',')])
     }
   }
 }

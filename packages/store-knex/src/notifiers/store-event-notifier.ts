@@ -8,6 +8,8 @@ export interface StoreEventNotifier extends EventNotifier {
    * never when it rolls back.
    */
   announce(db: Knex, ids: number[]): Promise<void>
+  /** Announces that presence changed on these tickets (after `db`'s transaction commits, at once outside one). */
+  announcePresence(db: Knex, ticketIds: number[]): Promise<void>
 }
 
 /** The event log whose appended ids go to `announce` (which may defer them to the end of the transaction). */

@@ -70,12 +70,16 @@ export function createAttachmentRepository (ctx: RepositoryContext): AttachmentR
     },
     async link (ids, uploaderId, target) {
       if (ids.length === 0) return 0
-      return await db('attachments')
-        .whereIn('id', ids.map((id) => id.toLowerCase()))
+      const lower = ids.map((id) => id.toLowerCase())
+      const linked = await db('attachments')
+        .whereIn('id', lower)
         .where('user_id', uploaderId)
         .whereNull('ticket_id')
         .whereNull('comment_id')
         .update({ ticket_id: target.ticket_id, comment_id: target.comment_id, updated_at: now(ctx) })
+      // Carried to a ticket or comment, an upload leaves the draft that held it.
+      if (linked > 0) await db('draft_attachments').whereIn('attachment_id', lower).delete()
+      return linked
     },
     async delete (id) {
       return await db('attachments').where('id', id.toLowerCase()).delete() > 0
@@ -90,7 +94,9 @@ export function createAttachmentRepository (ctx: RepositoryContext): AttachmentR
       return await fileNames(db('attachments').where('comment_id', commentId))
     },
     async deleteUnlinkedBefore (before, limit) {
+      // Unlinked and in no draft: a draft keeps its uploads for as long as it exists.
       const unlinked = (qb: Knex.QueryBuilder): Knex.QueryBuilder => qb.whereNull('ticket_id').whereNull('comment_id')
+        .whereNotExists(db('draft_attachments').select(db.raw('1')).whereRaw('draft_attachments.attachment_id = attachments.id'))
       const stale = await unlinked(db('attachments').select('id', 'file_name'))
         .where('created_at', '<', before).orderBy('created_at').limit(limit) as Array<{ id: string, file_name: string }>
       const deleted: string[] = []

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import {
-  automationList, type Automation, type AutomationCandidate, type AutomationRepository, type RuleAction, type RuleConditions,
+  automationList, priorityRank, type Automation, type AutomationCandidate, type AutomationRepository, type RuleAction, type RuleConditions,
   type TimeAnchor, type TimeCondition, type WithIncludes
 } from '@helpdesk/core'
 import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
@@ -93,7 +93,7 @@ export function createAutomationRepository (ctx: RepositoryContext): AutomationR
     async delete (id) {
       return await table.delete(id)
     },
-    async due (automationId, anchor, cutoff, statuses, limit) {
+    async due (automationId, anchor, cutoff, filter, limit, after = null) {
       if (anchor === 'due') return []
       const column = `tickets.${ANCHOR_COLUMNS[anchor]}`
       const qb: Knex.QueryBuilder = db('tickets')
@@ -104,9 +104,19 @@ export function createAutomationRepository (ctx: RepositoryContext): AutomationR
         .whereNotNull(column)
         .where(column, '<=', cutoff)
         .where((w) => { void w.whereNull('automation_marks.anchor_at').orWhereRaw(`automation_marks.anchor_at <> ${column}`) })
-        .orderBy(column)
+        .orderBy([{ column }, { column: 'tickets.id' }])
         .limit(limit)
-      if (statuses !== null) void qb.whereIn('tickets.status', statuses)
+      if (filter.statuses !== null) void qb.whereIn('tickets.status', filter.statuses)
+      if (filter.priorities !== null) void qb.whereIn('tickets.priority', filter.priorities.map(priorityRank))
+      for (const { operator, value } of filter.tags ?? []) {
+        const tagged = (names: string[]) => db('ticket_tags').join('tags', 'tags.id', 'ticket_tags.tag_id').select(db.raw('1'))
+          .whereRaw('"ticket_tags"."ticket_id" = "tickets"."id"').whereRaw(`lower("tags"."name") in (${names.map(() => '?').join(', ')})`, names)
+        if (operator === 'includes_any') void qb.whereExists(tagged(value))
+        else if (operator === 'includes_none') void qb.whereNotExists(tagged(value))
+        else for (const name of value) void qb.whereExists(tagged([name]))
+      }
+      // `>=` first, so the index range starts at the cursor on both databases (an OR alone reads the range from its start).
+      if (after !== null) void qb.where(column, '>=', after.anchor_at).where((w) => { void w.where(column, '>', after.anchor_at).orWhere('tickets.id', '>', after.id) })
       const rows = await qb as Array<TicketRow & { status_changed_at: string | null, mark_anchor_at: string | null }>
       return rows.map((row): AutomationCandidate => {
         const ticket = ticketFromRow(row)

@@ -105,8 +105,10 @@ export function createCategoryRepository (ctx: RepositoryContext): CategoryRepos
     async existingIds (ids) {
       return await table.existingIds(ids)
     },
-    async list (query, counts) {
-      return await listPage(db, ctx.dialect, categories(), mappingFor(counts), query)
+    async list (query, counts, ids) {
+      const base = categories()
+      if (ids !== undefined) void base.whereIn('categories.id', ids)
+      return await listPage(db, ctx.dialect, base, mappingFor(counts), query)
     },
     async view (id, query, counts) {
       return await viewOne(db, categories().where('categories.id', id), mappingFor(counts), query)

@@ -90,6 +90,13 @@ export function createCommentRepository (ctx: RepositoryContext): CommentReposit
       whereCommentVisible(base, visibility)
       return await listPage(db, ctx.dialect, base, mapping, query)
     },
+    async idsAfter (ticket, visibility, afterId, exceptUserId, limit) {
+      const query = db('comments').select('comments.id').where('comments.ticket_id', ticket.id).where('comments.id', '>', afterId)
+        .where((qb) => { void qb.whereNull('comments.user_id').orWhereNot('comments.user_id', exceptUserId) })
+        .orderBy('comments.id').limit(limit)
+      whereCommentVisible(query, visibility)
+      return (await query as Array<{ id: number }>).map((row) => Number(row.id))
+    },
     async withIncludes (comment, query) {
       const item = { ...comment } as Item
       await loadIncludes(db, mapping as ListMapping<typeof commentList, unknown, Item>, [item], query)

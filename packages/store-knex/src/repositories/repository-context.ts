@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { formatDateTime, type Clock } from '@helpdesk/core'
+import { formatDateTime, type Clock, type Trigger } from '@helpdesk/core'
 import type { Dialect } from '../dialects/dialect.js'
 import { dialectOfKnex } from '../dialects/index.js'
 import type { PointReads } from './point-reads.js'
@@ -15,6 +15,18 @@ export interface RepositoryContext {
   readMarks: ReadMarks
   /** Ticket reads by id gathered per turn (`ticketReadsById`): the pool's only, never a transaction's. */
   ticketsById?: PointReads<TicketRow>
+  /** The active triggers as last read, with the list's version token: shared by the store and its transactions. */
+  triggerList: TriggerListCache
+}
+
+/**
+ * The active triggers of this process, kept with the `trigger_list_version`
+ * token they were read under (migration 0043). Valid only while the token in
+ * the database is the same: every reader checks it first, in its own
+ * transaction.
+ */
+export interface TriggerListCache {
+  entry: { token: string, triggers: readonly Trigger[] } | null
 }
 
 export function now (ctx: RepositoryContext): string {

@@ -1,4 +1,5 @@
-import type { SsoFlow, SsoIdentity, SsoRepository, SsoSessionRecord, StoredSsoProvider } from '@helpdesk/core'
+import { ssoProviderList, type SsoFlow, type SsoIdentity, type SsoRepository, type SsoSessionRecord, type StoredSsoProvider } from '@helpdesk/core'
+import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
 import { bool, parseJson } from '../rows/row-values.js'
 import { withAuthRevisionBump } from './auth-revision.js'
 import { insertId, now, type RepositoryContext } from './repository-context.js'
@@ -22,6 +23,16 @@ function providerFromRow (row: ProviderRow): StoredSsoProvider {
   }
 }
 
+const providerMapping: ListMapping<typeof ssoProviderList, ProviderRow, StoredSsoProvider> = {
+  spec: ssoProviderList,
+  sorts: { id: 'sso_providers.id', name: caseInsensitive('sso_providers.name'), slug: 'sso_providers.slug' },
+  partial: { name: 'sso_providers.name', slug: 'sso_providers.slug' },
+  exact: { enabled: { column: 'sso_providers.enabled', type: 'bool' } },
+  includes: {},
+  idColumn: 'sso_providers.id',
+  map: providerFromRow
+}
+
 export function createSsoRepository (ctx: RepositoryContext): SsoRepository {
   const { db } = ctx
   const findProvider: SsoRepository['findProvider'] = async (ref) => {
@@ -31,6 +42,9 @@ export function createSsoRepository (ctx: RepositoryContext): SsoRepository {
   return {
     async listProviders () {
       return (await db('sso_providers').select(providerColumns).orderBy('id') as ProviderRow[]).map(providerFromRow)
+    },
+    async pageProviders (query) {
+      return await listPage(db, ctx.dialect, db('sso_providers').select(providerColumns.map((c) => `sso_providers.${c}`)), providerMapping, query)
     },
     findProvider,
     async createProvider (input) {

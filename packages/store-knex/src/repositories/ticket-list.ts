@@ -74,17 +74,29 @@ function whereUnindexedIn (qb: Knex.QueryBuilder, dialect: Dialect, name: string
  * `planTicketSearch`): a selective search lists its few matching ids, a
  * common one scans in the sort's order and tests each ticket.
  */
+/**
+ * The tickets `scope` shows with the query's filters except `search` (which
+ * `planTicketSearch` applies); `unindexed` names exact filters applied as
+ * per-row tests (`filtersForSortScan`).
+ */
+function filteredTickets (
+  ctx: RepositoryContext, scope: TicketScope, query: ListQuery, mapping: TicketMapping, indexedVisibility: boolean, unindexed = new Set<string>()
+): Knex.QueryBuilder {
+  const { db, dialect } = ctx
+  const { search: _search, ...partial } = query.partial
+  const base = db('tickets').select(ticketColumns)
+  whereTicketVisible(base, scope.tickets, dialect, indexedVisibility)
+  const exact = Object.fromEntries(Object.entries(query.exact).filter(([name]) => !unindexed.has(name)))
+  applyFilters(base, mapping as ListMapping<typeof ticketList, unknown, unknown>, { ...query, partial, exact }, dialect)
+  for (const name of unindexed) whereUnindexedIn(base, dialect, name, (mapping.exact as Record<string, ExactFilter>)[name] as ExactFilter, query.exact[name] ?? [])
+  return base
+}
+
 export async function listTickets (ctx: RepositoryContext, scope: TicketScope, query: ListQuery, mapping: TicketMapping): Promise<Page<Item>> {
   const { db, dialect } = ctx
-  const { search, ...partial } = query.partial
-  const filtered = (indexedVisibility: boolean, unindexed = new Set<string>()): Knex.QueryBuilder => {
-    const base = db('tickets').select(ticketColumns)
-    whereTicketVisible(base, scope.tickets, dialect, indexedVisibility)
-    const exact = Object.fromEntries(Object.entries(query.exact).filter(([name]) => !unindexed.has(name)))
-    applyFilters(base, mapping as ListMapping<typeof ticketList, unknown, unknown>, { ...query, partial, exact }, dialect)
-    for (const name of unindexed) whereUnindexedIn(base, dialect, name, (mapping.exact as Record<string, ExactFilter>)[name] as ExactFilter, query.exact[name] ?? [])
-    return base
-  }
+  const { search } = query.partial
+  const filtered = (indexedVisibility: boolean, unindexed = new Set<string>()): Knex.QueryBuilder =>
+    filteredTickets(ctx, scope, query, mapping, indexedVisibility, unindexed)
 
   if (search === undefined) {
     // The counts say how many tickets the page is chosen from (also for a cursor page, which returns no total).
@@ -110,4 +122,33 @@ export async function listTickets (ctx: RepositoryContext, scope: TicketScope, q
   plan.matches(base)
   // The plan found more matching tickets in this list than it counts: the total is that limit, a lower bound.
   return await filteredPage(db, base, mapping, query, { total: async () => ({ total: SEARCH_COUNT_LIMIT, lowerBound: true }) })
+}
+
+/**
+ * How many tickets `listTickets` pages through for the query's filters, in
+ * one statement: the counts when the filters allow, else a count that stops
+ * at a limit; a search is planned as the list plans it (its lower bound too).
+ */
+export async function countTickets (
+  ctx: RepositoryContext, scope: TicketScope, query: ListQuery, mapping: TicketMapping
+): Promise<{ total: number, lowerBound: boolean }> {
+  const { db, dialect } = ctx
+  const { search } = query.partial
+  const capped = async (rows: Knex.QueryBuilder): Promise<{ total: number, lowerBound: boolean }> => {
+    const counted = await cappedCount(db, rows, FILTERED_COUNT_LIMIT)
+    return { total: counted.total, lowerBound: counted.lowerBound === true }
+  }
+  if (search === undefined) {
+    const counts = await countedTicketTotal(db, dialect, scope.tickets, query)
+    if (counts !== null) return { total: counts.total, lowerBound: false }
+    return await capped(filteredTickets(ctx, scope, query, mapping, false))
+  }
+  const base = filteredTickets(ctx, scope, query, mapping, false)
+  const plan = await planTicketSearch(db, dialect, search, base, scope.tickets)
+  if (plan.kind === 'none') return { total: 0, lowerBound: false }
+  if (plan.kind === 'selective') {
+    dialect.whereIdIn(base, 'tickets.id', plan.ids)
+    return await capped(base)
+  }
+  return { total: SEARCH_COUNT_LIMIT, lowerBound: true }
 }

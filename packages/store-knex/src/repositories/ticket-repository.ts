@@ -18,7 +18,7 @@ import { peopleByIds } from './customer-note-repository.js'
 import { PointReads } from './point-reads.js'
 import { insertId, insertMany, now, rowsByIds, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
-import { listTickets } from './ticket-list.js'
+import { countTickets, listTickets } from './ticket-list.js'
 import { UNASSIGNED } from './ticket-counts.js'
 import { indexTickets, ownerContains } from './ticket-search.js'
 import { setTicketTags, ticketTagsInclude, ticketTagsOf, wherePriorityIn, whereTaggedAny } from './ticket-tags.js'
@@ -149,6 +149,9 @@ const FIND_TICKET_BY_ID = `select ${ticketColumns.join(', ')} from tickets where
  * The ticket reads of the pool (not of a transaction) gathered per turn where a statement is a
  * round trip (`statementsAreRoundTrips`): one prepared statement for a turn's ticket views.
  */
+
+/** The columns a Ticket is built from, as `returning` names them. */
+const RETURNED_TICKET_COLUMNS = ticketColumns.map((column) => column.slice('tickets.'.length))
 export function ticketReadsById (db: Knex, dialect: Dialect): PointReads<TicketRow> | undefined {
   if (!dialect.statementsAreRoundTrips) return undefined
   return new PointReads(async (ids) => await rowsByIds<TicketRow>(db, 'tickets', ticketColumns, ids), (row) => row.id)
@@ -168,6 +171,10 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
     async findById (id) {
       const row = ctx.ticketsById !== undefined ? await ctx.ticketsById.get(id) : (await dialect.run<TicketRow>(db, FIND_TICKET_BY_ID, [id]))[0] ?? null
       return row === null ? null : ticketFromRow(row)
+    },
+    async findByIds (ids) {
+      if (ids.length === 0) return []
+      return (await rowsByIds<TicketRow>(db, 'tickets', ticketColumns, ids)).map(ticketFromRow)
     },
     async create (ticket) {
       const row = rowFromNewTicket(ticket, now(ctx))
@@ -189,16 +196,21 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       const row: Record<string, unknown> = rowFromTicketPatch(patch, at)
       // The anchor of "pending for N days" (automations): moves only when the status really changes.
       if (patch.status !== undefined) row.status_changed_at = db.raw('case when status = ? then status_changed_at else ? end', [patch.status, at])
-      const count = await db('tickets').where('id', id).update(row)
-      if (count === 0) return null
+      // The row as written comes back with the update (one statement, not an update and a read).
+      const rows = await db('tickets').where('id', id).update(row, RETURNED_TICKET_COLUMNS) as TicketRow[]
+      const written = rows[0]
+      if (written === undefined) return null
       if (searchedFields.some((field) => field in patch)) await indexTickets(db, dialect, [id])
-      return await this.findById(id)
+      return ticketFromRow(written)
     },
     async delete (id) {
       return await db('tickets').where('id', id).delete() > 0
     },
     async list (scope, query: ListQuery): Promise<Page<Item>> {
       return await listTickets(ctx, scope, query, ticketMapping(ctx, scope))
+    },
+    async count (scope, query) {
+      return await countTickets(ctx, scope, query, ticketMapping(ctx, scope))
     },
     async withIncludes (ticket, scope, query) {
       const item = { ...ticket } as Item

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { PRIORITIES, priorityRank, ValidationError, type Priority, type Tag, type Ticket, type WithIncludes } from '@helpdesk/core'
+import { dialectOfKnex } from '../dialects/index.js'
 import type { IncludeLoader } from '../list/list-mapping.js'
 
 type Item = WithIncludes<Ticket>
@@ -23,12 +24,16 @@ export async function ticketTagsOf (db: Knex, ticketIds: number[]): Promise<Map<
 
 /** Replaces a ticket's tags by name, creating the names the shared tag table lacks. */
 export async function setTicketTags (db: Knex, ticketId: number, names: string[]): Promise<Tag[]> {
-  await db('ticket_tags').where('ticket_id', ticketId).delete()
-  if (names.length === 0) return []
+  // Statements written out and prepared once per connection and name count (a trigger's tags are on the write path of a ticket change).
+  const dialect = dialectOfKnex(db)
+  await dialect.run(db, 'delete from "ticket_tags" where "ticket_id" = ?', [ticketId])
+  const unique = [...new Set(names)]
+  if (unique.length === 0) return []
+  const list = unique.map(() => '?').join(', ')
   // Concurrent writers may create the same tag: the unique name makes the second insert a no-op.
-  await db('tags').insert(names.map((name) => ({ name }))).onConflict('name').ignore()
-  const tags = await db('tags').select('id', 'name').whereIn('name', names) as Tag[]
-  await db('ticket_tags').insert(tags.map((tag) => ({ ticket_id: ticketId, tag_id: tag.id })))
+  await dialect.run(db, `insert into "tags" ("name") values ${unique.map(() => '(?)').join(', ')} on conflict ("name") do nothing`, unique)
+  const tags = await dialect.run<Tag>(db, `select "id", "name" from "tags" where "name" in (${list})`, unique)
+  await dialect.run(db, `insert into "ticket_tags" ("tag_id", "ticket_id") values ${tags.map(() => '(?, ?)').join(', ')}`, tags.flatMap((tag) => [tag.id, ticketId]))
   return tags.map((tag) => ({ id: Number(tag.id), name: tag.name })).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)
 }
 

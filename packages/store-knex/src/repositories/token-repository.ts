@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { sessionList, type ApiToken, type SessionRecord, type StoredApiToken, type TokenLiveness, type TokenRepository } from '@helpdesk/core'
+import { apiTokenList, sessionList, type ApiToken, type SessionRecord, type StoredApiToken, type TokenLiveness, type TokenRepository } from '@helpdesk/core'
 import { listPage, type ListMapping } from '../list/list-mapping.js'
 import { userColumns, userFromRow, type UserRow } from '../rows/user-row.js'
 import { readAuthRevision, withAuthRevisionBump } from './auth-revision.js'
@@ -32,6 +32,33 @@ const sessionMapping: ListMapping<typeof sessionList, SessionRecord, SessionReco
   includes: {},
   idColumn: 'api_tokens.id',
   map: (row) => ({ ...row })
+}
+
+const tokenMapping: ListMapping<typeof apiTokenList, TokenRow, StoredApiToken> = {
+  spec: apiTokenList,
+  sorts: { id: 'api_tokens.id', created_at: 'api_tokens.created_at' },
+  partial: { name: 'api_tokens.name' },
+  exact: {},
+  includes: {},
+  idColumn: 'api_tokens.id',
+  map: storedToken
+}
+
+/** Tokens alive by `alive`: live sessions, and personal tokens used (else created) recently enough when they can idle out. */
+function whereLiveToken (qb: Knex.QueryBuilder, alive: TokenLiveness): void {
+  void qb.where((live) => {
+    void live.where((session) => { whereLiveSession(session, alive) })
+    void live.orWhere((personal) => {
+      void personal.where('api_tokens.session', false)
+      const usedAfter = alive.tokensUsedAfter
+      if (usedAfter !== null) {
+        void personal.andWhere((recent) => {
+          void recent.where('api_tokens.last_used_at', '>', usedAfter)
+            .orWhere((never) => { void never.whereNull('api_tokens.last_used_at').where('api_tokens.created_at', '>', usedAfter) })
+        })
+      }
+    })
+  })
 }
 
 /** Sessions alive by `alive`: within their lifetime and, with an idle timeout, used recently enough. */
@@ -123,6 +150,11 @@ export function createTokenRepository (ctx: RepositoryContext): TokenRepository 
       const base = db('api_tokens').select(sessionColumns.map((c) => `api_tokens.${c}`)).where('api_tokens.user_id', userId)
       whereLiveSession(base, alive)
       return await listPage(db, ctx.dialect, base, sessionMapping, query)
+    },
+    async pageForUser (userId, alive, query) {
+      const base = db('api_tokens').select(tokenColumns.map((c) => `api_tokens.${c}`)).where('api_tokens.user_id', userId)
+      whereLiveToken(base, alive)
+      return await listPage(db, ctx.dialect, base, tokenMapping, query)
     },
     async deleteForUser (userId, tokenId) {
       return await withAuthRevisionBump(db, ctx.dialect, async (trx) => await trx('api_tokens').where({ user_id: userId, id: tokenId }).delete() > 0)

@@ -75,7 +75,15 @@ export function createTriggerRepository (ctx: RepositoryContext): TriggerReposit
       return (await ordered() as TriggerRow[]).map(triggerFromRow)
     },
     async active () {
-      return (await ordered().where('triggers.active', true) as TriggerRow[]).map(triggerFromRow)
+      // The list's version first, then (only when it moved) the list: a change committed between the two reads makes
+      // the list newer than its token, never older, so the next reader reads again rather than trusting a stale list.
+      const rows = await ctx.dialect.run<{ token: string }>(db, 'select "token" from "trigger_list_version" where "id" = 1', [])
+      const token = rows[0]?.token
+      const cached = ctx.triggerList.entry
+      if (token !== undefined && cached !== null && cached.token === token) return [...cached.triggers]
+      const triggers = (await ordered().where('triggers.active', true) as TriggerRow[]).map(triggerFromRow)
+      if (token !== undefined) ctx.triggerList.entry = { token, triggers: Object.freeze(triggers.map((trigger) => Object.freeze(trigger))) }
+      return triggers
     },
     async count () {
       const row = await db('triggers').count({ total: '*' }).first() as { total: number | string } | undefined

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
 import {
-  ValidationError, WEBHOOK_DELIVERY_STATUSES, webhookDeliveryList,
+  ValidationError, WEBHOOK_DELIVERY_STATUSES, webhookDeliveryList, webhookList,
   type WebhookDelivery, type WebhookDeliveryStatus, type WebhookEndpoint, type WebhookRepository
 } from '@helpdesk/core'
-import { listPage, type ListMapping } from '../list/list-mapping.js'
+import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
 import { bool, parseJson } from '../rows/row-values.js'
 import { now, quoted, type RepositoryContext } from './repository-context.js'
 import { tableRows } from './table-rows.js'
@@ -59,6 +59,16 @@ function deliveryFromRow (row: Row): WebhookDelivery {
   }
 }
 
+const endpointMapping: ListMapping<typeof webhookList, Row, WebhookEndpoint> = {
+  spec: webhookList,
+  sorts: { id: 'webhook_endpoints.id', created_at: 'webhook_endpoints.created_at', url: caseInsensitive('webhook_endpoints.url') },
+  partial: { url: 'webhook_endpoints.url', description: 'webhook_endpoints.description' },
+  exact: { active: { column: 'webhook_endpoints.active', type: 'bool' } },
+  includes: {},
+  idColumn: 'webhook_endpoints.id',
+  map: endpointFromRow
+}
+
 const deliveryMapping: ListMapping<typeof webhookDeliveryList, Row, WebhookDelivery> = {
   spec: webhookDeliveryList,
   sorts: { id: 'webhook_deliveries.id' },
@@ -84,6 +94,9 @@ export function createWebhookRepository (ctx: RepositoryContext): WebhookReposit
   return {
     async list () {
       return (await endpoints().orderBy('id') as Row[]).map(endpointFromRow)
+    },
+    async page (query) {
+      return await listPage(db, ctx.dialect, db('webhook_endpoints').select(endpointColumns.map((c) => `webhook_endpoints.${c}`)), endpointMapping, query)
     },
     async findById (id) {
       const row = await endpoints().where('id', id).first() as Row | undefined

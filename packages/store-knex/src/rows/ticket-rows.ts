@@ -24,13 +24,14 @@ export interface TicketRow {
   next_response_due_at?: string | null
   resolution_due_at?: string | null
   sla_next_due_at?: string | null
+  merged_into_id?: number | null
 }
 
 /** The columns a Ticket is built from (never the search document). */
 export const ticketColumns = [
   'id', 'user_id', 'creator_id', 'category_id', 'assigned_agent_id', 'status', 'priority', 'private', 'title', 'body', 'additional',
   'agent_assigned_at', 'created_at', 'updated_at',
-  'first_response_due_at', 'next_response_due_at', 'resolution_due_at', 'sla_next_due_at'
+  'first_response_due_at', 'next_response_due_at', 'resolution_due_at', 'sla_next_due_at', 'merged_into_id'
 ].map((c) => `tickets.${c}`)
 
 export function ticketFromRow (row: TicketRow): Ticket {
@@ -53,7 +54,8 @@ export function ticketFromRow (row: TicketRow): Ticket {
     first_response_due_at: row.first_response_due_at ?? null,
     next_response_due_at: row.next_response_due_at ?? null,
     resolution_due_at: row.resolution_due_at ?? null,
-    sla_next_due_at: row.sla_next_due_at ?? null
+    sla_next_due_at: row.sla_next_due_at ?? null,
+    merged_into_id: row.merged_into_id ?? null
   }
 }
 

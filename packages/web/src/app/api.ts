@@ -23,6 +23,11 @@ export function setCsrfToken (token: string | null): void {
   csrfToken = token
 }
 
+/** The CSRF header for a request made outside `request` (a `keepalive` fetch when the page is hidden). */
+export function csrfHeaders (): Record<string, string> {
+  return csrfToken === null ? {} : { 'x-csrf-token': csrfToken }
+}
+
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 type Listener = (error: ApiError) => void
@@ -33,7 +38,8 @@ export function onUnauthenticated (listener: Listener): () => void {
   return () => unauthenticatedListeners.delete(listener)
 }
 
-export async function request<T> (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+/** `keepalive`: the request outlives the page (a save as the tab closes); its body must stay under 64 KB. */
+export async function request<T> (method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}, init: { keepalive?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders }
   let payload: BodyInit | undefined
   if (body instanceof FormData) payload = body
@@ -44,7 +50,7 @@ export async function request<T> (method: string, path: string, body?: unknown, 
   if (unsafeMethods.has(method) && csrfToken !== null) headers['x-csrf-token'] = csrfToken
   let response: Response
   try {
-    response = await fetch(apiBase() + path, { method, headers, body: payload, credentials: 'same-origin' })
+    response = await fetch(apiBase() + path, { method, headers, body: payload, credentials: 'same-origin', ...(init.keepalive === true ? { keepalive: true } : {}) })
   } catch {
     throw new ApiError(0, t('error.network'))
   }

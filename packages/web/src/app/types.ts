@@ -30,6 +30,10 @@ export type Category = Static<typeof shapes.Category>
 export type CustomField = Static<typeof shapes.CustomField>
 export type Attachment = Static<typeof shapes.Attachment>
 export type Comment = Static<typeof shapes.Comment>
+export type TicketPresence = Static<typeof shapes.TicketPresence>
+
+/** The signed-in person's unsent reply or note on a ticket (`GET /tickets/{id}/draft`). */
+export type Draft = Static<typeof shapes.Draft>
 export type Ticket = Static<typeof shapes.Ticket>
 export type Customer = Static<typeof shapes.Customer>
 export type CustomerNote = Static<typeof shapes.Note>
@@ -64,3 +68,13 @@ export type HistoryEntry = Static<typeof shapes.TicketHistoryEntry>
 
 /** One entry of `GET /audit-log`. */
 export type AuditEntry = Static<typeof shapes.AuditEntry>
+
+/** A view of the ticket list (`GET /views`): built-in or saved, with `count` when asked for. */
+export type TicketListView = Static<typeof shapes.View>
+
+/** The data of a `ticket` event of `/events`: the ticket's state after a change the viewer may see. */
+export type TicketStreamData = import('@helpdesk/core').TicketStreamData
+
+/** One ticket's outcome of `POST /tickets/bulk`. */
+export type BulkOutcome = Static<typeof shapes.BulkTicketOutcome>
+export type BulkAction = Static<typeof shapes.BulkTicketAction>

@@ -35,7 +35,8 @@ for (const dialect of testDialects()) {
       await page.waitForURL(`${server.origin}/tickets/${ids[1]}`)
       await heading.filter({ hasText: 'Shortcut B' }).waitFor()
 
-      const focused = async () => await page.evaluate('document.activeElement && (document.activeElement.getAttribute("name") || document.activeElement.tagName)')
+      // A control's name; the composer's rich-text editor (a contenteditable text box) is named by its field's data-name.
+      const focused = async () => await page.evaluate('document.activeElement && (document.activeElement.getAttribute("name") || document.activeElement.closest(".rich-text[data-name]")?.getAttribute("data-name") || document.activeElement.tagName)')
       const blur = async () => { await page.evaluate('document.activeElement && document.activeElement.blur()') }
       await page.locator('select[name="agent"]').waitFor()
       await page.keyboard.press('s')

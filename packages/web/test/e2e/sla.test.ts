@@ -47,7 +47,7 @@ for (const dialect of testDialects()) {
       const badge = row.locator('.badge-sla')
       assert.equal(await badge.getAttribute('data-sla'), 'soon')
       assert.match(await badge.textContent() ?? '', /First response due in \d+ min/)
-      await admin.page.getByLabel('View').selectOption('breaching')
+      await admin.page.getByLabel('View', { exact: true }).selectOption('breaching')
       await admin.page.getByRole('row').filter({ hasText: title }).waitFor()
       await expectAccessible(admin.page, 'inbox breaching soon')
       await screenshot(admin.page, `console-sla-inbox-${dialect}`)

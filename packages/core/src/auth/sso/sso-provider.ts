@@ -1,4 +1,5 @@
 import { ValidationError, type FieldErrors } from '../../errors.js'
+import { defineList } from '../../list/list-spec.js'
 import type { DateTimeString } from '../../time.js'
 import { PERMISSION_KEYS, type PermissionKey } from '../../users/user.js'
 
@@ -45,6 +46,18 @@ export interface SsoProvider {
   created_at: DateTimeString
   updated_at: DateTimeString
 }
+
+/** The providers (`GET /sso/providers`, administrators): paged like every list. */
+export const ssoProviderList = defineList({
+  resource: 'single-sign-on providers',
+  includes: [],
+  sorts: ['id', 'name', 'slug'],
+  defaultSort: 'id',
+  keyTypes: { id: 'int', name: 'string', slug: 'string' },
+  partialFilters: ['name', 'slug'],
+  /** `enabled`: 1 or 0. */
+  exactFilters: ['enabled']
+})
 
 /** A provider as stored: the secret sealed. */
 export interface StoredSsoProvider extends Omit<SsoProvider, 'has_client_secret'> {

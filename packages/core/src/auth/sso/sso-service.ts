@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ServiceContext } from '../../context.js'
 import { ForbiddenError, NotFoundError, UnavailableError } from '../../errors.js'
+import type { ListQuery, Page } from '../../list/list-query.js'
 import { formatDateTime } from '../../time.js'
 import { normaliseEmail } from '../../users/user-input.js'
 import { ensureAdmin } from '../../users/user-policy.js'
@@ -96,6 +97,13 @@ export class SsoService {
   async list (actor: ActorInput): Promise<SsoProvider[]> {
     ensureAdmin(actor)
     return (await this.ctx.store.sso.listProviders()).map(present)
+  }
+
+  /** A page of providers (`GET /sso/providers`), secrets write-only as everywhere. */
+  async page (actor: ActorInput, query: ListQuery): Promise<Page<SsoProvider>> {
+    ensureAdmin(actor)
+    const page = await this.ctx.store.sso.pageProviders(query)
+    return { ...page, items: page.items.map(present) }
   }
 
   async get (actor: ActorInput, id: number): Promise<SsoProvider> {

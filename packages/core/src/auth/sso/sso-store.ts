@@ -1,3 +1,4 @@
+import type { ListQuery, Page } from '../../list/list-query.js'
 import type { DateTimeString } from '../../time.js'
 import type { SsoProviderInput, StoredSsoProvider } from './sso-provider.js'
 
@@ -32,6 +33,8 @@ export interface SsoSessionRecord {
 /** Storage port of single sign-on (part of `Store`, same conventions). */
 export interface SsoRepository {
   listProviders(): Promise<StoredSsoProvider[]>
+  /** A page of providers by `ssoProviderList`. */
+  pageProviders(query: ListQuery): Promise<Page<StoredSsoProvider>>
   findProvider(ref: { id: number } | { slug: string }): Promise<StoredSsoProvider | null>
   /** 422 on `slug` when taken. `client_secret` already sealed. */
   createProvider(input: Required<Omit<SsoProviderInput, 'mapping'>> & { mapping: StoredSsoProvider['mapping'] }): Promise<StoredSsoProvider>

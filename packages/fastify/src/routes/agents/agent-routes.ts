@@ -1,5 +1,4 @@
-import { Type } from '@sinclair/typebox'
-import { agentList, Role } from '@helpdesk/core'
+import { agentList, categoryList, Role } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { notificationSettingsRoutes } from '../people.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
@@ -56,8 +55,14 @@ export function agentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContex
   notificationSettingsRoutes(app, '/agents', tags, 'an agent', agents)
 
   app.get('/agents/:id/categories', {
-    schema: { tags, summary: 'Categories an agent is assigned to', params: IdParams, response: responses({ 200: Data(Type.Array(Category)) }) }
-  }, async (request) => ({ data: (await agents.categories(actorOf(request), request.params.id)).map(presentCategory) }))
+    schema: {
+      tags,
+      summary: 'Categories an agent is assigned to (paged, with the categories list\'s sorts, filters and includes)',
+      params: IdParams,
+      querystring: listQuerystring(categoryList),
+      response: responses({ 200: Paged(Category) })
+    }
+  }, async (request) => pagedResponse(request, await agents.categoryPage(actorOf(request), request.params.id, listQueryFrom(request, categoryList)), presentCategory))
 
   app.put('/agents/:id/categories', {
     schema: { tags, summary: 'Set the categories of an agent (an empty list clears them)', params: IdParams, body: CategoryIdsBody, response: responses({ 200: Success }) }

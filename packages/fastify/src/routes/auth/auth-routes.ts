@@ -1,11 +1,17 @@
 import { Type } from '@sinclair/typebox'
-import { ForbiddenError, LOGIN_TOKEN_NAME } from '@helpdesk/core'
+import { apiTokenList, ForbiddenError, LOGIN_TOKEN_NAME } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
+import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import { clientOf } from '../../http/session-cookie.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
-  ApiToken, Data, IdParams, LoginBody, NewApiToken, Person, presentPerson, RegisterBody, responses, SecondFactorChallenge, Session, Success, TokenBody
+  ApiToken, Data, IdParams, listQuerystring, LoginBody, NewApiToken, Paged, Person, presentPerson, RegisterBody, responses, SecondFactorChallenge, Session, Success, TokenBody
 } from '@helpdesk/shapes'
+
+/** What a token list shows of a token: never its hash, nor whether it is a session. */
+function presentToken (token: { id: number, name: string | null, created_at: string }): { id: number, name: string | null, created_at: string } {
+  return { id: token.id, name: token.name, created_at: token.created_at }
+}
 
 export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: RouteContext): void {
   const tags = ['Auth']
@@ -58,8 +64,8 @@ export function authRoutes (app: HelpdeskApp, { helpdesk, avatar, loginLimit }: 
   }, async (request) => ({ data: presentPerson(actorOf(request), avatar) }))
 
   app.get('/auth/tokens', {
-    schema: { tags, summary: 'Your API tokens (login tokens included)', response: responses({ 200: Data(Type.Array(ApiToken)) }) }
-  }, async (request) => ({ data: await helpdesk.auth.listTokens(actorOf(request)) }))
+    schema: { tags, summary: 'Your API tokens (login tokens included; paged, filter[name])', querystring: listQuerystring(apiTokenList), response: responses({ 200: Paged(ApiToken) }) }
+  }, async (request) => pagedResponse(request, await helpdesk.auth.pageTokens(actorOf(request), listQueryFrom(request, apiTokenList)), presentToken))
 
   app.post('/auth/tokens', {
     schema: {

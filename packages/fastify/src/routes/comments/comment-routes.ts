@@ -4,7 +4,7 @@ import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse, viewQueryFrom } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
 import {
-  Comment, CommentCreate, CommentUpdate, Data, IdParams, listQuerystring, Paged, presentComment, responses, Success, TicketCommentsParams, viewQuerystring
+  Comment, CommentCreate, ConflictBody, CommentUpdate, Data, IdParams, listQuerystring, Paged, presentComment, responses, Success, TicketCommentsParams, viewQuerystring
 } from '@helpdesk/shapes'
 
 export function commentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
@@ -30,10 +30,10 @@ export function commentRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteCont
     schema: {
       tags,
       summary: 'Reply to a ticket or add a note',
-      description: 'Moves the ticket: staff reply on Open -> Pending, customer reply on Pending/Closed -> Open, `close` -> Closed.',
+      description: 'Moves the ticket: staff reply on Open -> Pending, customer reply on Pending/Closed -> Open, `close` -> Closed. With `if_no_comments_after`, 409 when someone else commented since (collision detection).',
       params: TicketCommentsParams,
       body: CommentCreate,
-      response: responses({ 201: Data(Comment) })
+      response: responses({ 201: Data(Comment), 409: ConflictBody })
     }
   }, async (request, reply) => {
     const comment = await comments.create(actorOf(request), request.params.ticket_id, request.body)

@@ -1,5 +1,5 @@
 import type { AvatarResolver, StreamMessage } from '@helpdesk/core'
-import { presentNotification } from '@helpdesk/shapes'
+import { presentNotification, presentTicketPresence } from '@helpdesk/shapes'
 
 /** Ticket messages are shared by all their receivers: serialised once each. */
 const ticketFrames = new WeakMap<StreamMessage, string>()
@@ -21,6 +21,8 @@ export function sseText (message: StreamMessage, avatar: AvatarResolver): string
       return frame('unread_count', { count: message.count }, message.id)
     case 'reset':
       return frame('reset', { message: message.message })
+    case 'presence':
+      return frame('presence', presentTicketPresence(message.presence, avatar))
   }
 }
 

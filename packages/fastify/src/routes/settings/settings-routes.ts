@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
-import { AuditSettings, Data, ReportSettings, responses, SatisfactionSettings, SlaSettings } from '@helpdesk/shapes'
+import { AuditSettings, Data, ReportSettings, responses, SatisfactionSettings, SlaSettings, TicketSettings } from '@helpdesk/shapes'
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('agent'), Type.Literal('customer')])
 const Verification = Type.Union([Type.Literal('off'), Type.Literal('optional'), Type.Literal('required')], {
@@ -18,7 +18,8 @@ const SettingsBody = Type.Object({
   ...SatisfactionSettings,
   ...AuditSettings,
   ...SlaSettings,
-  ...ReportSettings
+  ...ReportSettings,
+  ...TicketSettings
 })
 
 const SettingsPatch = Type.Partial(SettingsBody, {

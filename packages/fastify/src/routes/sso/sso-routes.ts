@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ssoRefusal } from '@helpdesk/core'
+import { ssoProviderList, ssoRefusal } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import { clientOf, setSessionCookie } from '../../http/session-cookie.js'
-import { Data, DateTime, IdParams, Nullable, responses, Success } from '@helpdesk/shapes'
+import { Data, DateTime, IdParams, listQuerystring, Nullable, Paged, responses, Success } from '@helpdesk/shapes'
 
 /** The cookie binding a sign-in under way to the browser that started it (its state; the rest is kept server-side). */
 export const SSO_STATE_COOKIE = 'helpdesk_sso_state'
@@ -143,8 +144,14 @@ export function ssoRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): void {
   })
 
   app.get('/sso/providers', {
-    schema: { tags, summary: 'The single-sign-on providers', description: 'Administrators.', response: responses({ 200: Data(Type.Array(Provider)) }) }
-  }, async (request) => ({ data: await helpdesk.sso.list(actorOf(request)) }))
+    schema: {
+      tags,
+      summary: 'The single-sign-on providers (paged; filter[name], filter[slug], filter[enabled])',
+      description: 'Administrators.',
+      querystring: listQuerystring(ssoProviderList),
+      response: responses({ 200: Paged(Provider) })
+    }
+  }, async (request) => pagedResponse(request, await helpdesk.sso.page(actorOf(request), listQueryFrom(request, ssoProviderList)), (p) => p))
 
   app.post('/sso/providers', {
     schema: {

@@ -1,4 +1,4 @@
-import { ValidationError, webhookDeliveryList } from '@helpdesk/core'
+import { ValidationError, webhookDeliveryList, webhookList } from '@helpdesk/core'
 import { actorOf } from '../../http/authentication.js'
 import { listQueryFrom, pagedResponse } from '../../http/list-request.js'
 import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
@@ -26,8 +26,13 @@ export function webhookRoutes (app: HelpdeskApp, { helpdesk, options }: RouteCon
   }
 
   app.get('/webhooks', {
-    schema: { tags, summary: 'List webhook endpoints', response: responses({ 200: Data(Type.Array(Webhook)) }) }
-  }, async (request) => ({ data: (await webhooks.list(actorOf(request))).map(presentWebhook) }))
+    schema: {
+      tags,
+      summary: 'List webhook endpoints (paged; filter[active], filter[url], filter[description])',
+      querystring: listQuerystring(webhookList),
+      response: responses({ 200: Paged(Webhook) })
+    }
+  }, async (request) => pagedResponse(request, await webhooks.page(actorOf(request), listQueryFrom(request, webhookList)), presentWebhook))
 
   app.post('/webhooks', {
     schema: { tags, summary: 'Create a webhook endpoint; the response shows its secret this once', body: WebhookCreate, response: responses({ 201: Data(WebhookWithSecret) }) }

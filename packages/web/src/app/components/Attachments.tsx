@@ -1,4 +1,4 @@
-import { useState, useId } from 'preact/hooks'
+import { useState, useId, useRef } from 'preact/hooks'
 import { api, ApiError } from '../api.js'
 import { t } from '../../messages/index.js'
 import { formatSize } from './ui.js'
@@ -15,7 +15,8 @@ export function AttachmentList ({ attachments }: { attachments: Attachment[] | u
   )
 }
 
-async function upload (file: File): Promise<Attachment> {
+/** Stores a file (POST /attachments), not yet linked: a comment links it by listing its id. */
+export async function uploadAttachment (file: File): Promise<Attachment> {
   const form = new FormData()
   form.append('file', file, file.name)
   return (await api.post<{ data: Attachment }>('/attachments', form)).data
@@ -28,6 +29,9 @@ export function AttachmentUploader ({ files, onChange }: { files: Attachment[], 
   const [busy, setBusy] = useState(0)
   const [error, setError] = useState<string | null>(null)
   const [status, setStatus] = useState('')
+  // The list as it is when an upload ends (an image pasted into the composer meanwhile is in it).
+  const latest = useRef(files)
+  latest.current = files
 
   const add = async (list: FileList | null) => {
     if (list === null || list.length === 0) return
@@ -37,14 +41,14 @@ export function AttachmentUploader ({ files, onChange }: { files: Attachment[], 
     setStatus(t('attachments.uploading', { count: list.length }))
     for (const file of Array.from(list)) {
       try {
-        added.push(await upload(file))
+        added.push(await uploadAttachment(file))
       } catch (caught) {
         setError(caught instanceof ApiError ? `${file.name}: ${caught.message}` : String(caught))
       } finally {
         setBusy((n) => n - 1)
       }
     }
-    onChange([...files, ...added])
+    onChange([...latest.current, ...added])
     setStatus(t('attachments.uploaded', { count: added.length }))
   }
 

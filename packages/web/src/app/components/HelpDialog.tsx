@@ -18,6 +18,7 @@ export function HelpDialog ({ open, onClose }: { open: boolean, onClose: () => v
         <dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>{t('help.move')}</dd>
         <dt><kbd>{t('help.key.enter')}</kbd></dt><dd>{t('help.open')}</dd>
         <dt><kbd>r</kbd></dt><dd>{t('help.reply')}</dd>
+        <dt><kbd>x</kbd></dt><dd>{t('help.toggleSelection')}</dd>
         <dt><kbd>/</kbd></dt><dd>{t('help.search')}</dd>
       </dl>
       <h3>{t('help.onTicket')}</h3>

@@ -46,6 +46,8 @@ export function describeChange (entry: HistoryEntry, names: HistoryNames): strin
   const who = actorName(entry)
   if (entry.field === 'imported') return t('history.imported', { who })
   if (entry.field === 'body') return t('history.bodyChanged', { who, door: entry.door })
+  const merge = mergeSentence(entry, who)
+  if (merge !== null) return merge
   return t('history.changed', {
     who,
     field: fieldName(entry.field, names),
@@ -53,6 +55,21 @@ export function describeChange (entry: HistoryEntry, names: HistoryNames): strin
     to: shown(entry.new_value, entry.field, names),
     door: entry.door
   })
+}
+
+/** Merges and splits (docs/tickets.md): the other ticket's number, and how many comments moved. */
+function mergeSentence (entry: HistoryEntry, who: string): string | null {
+  const value = (entry.new_value ?? entry.old_value) as { id?: number, title?: string, comments?: number } | number | null
+  const id = String(typeof value === 'number' ? value : value?.id ?? '')
+  const count = String(typeof value === 'object' && value !== null ? value.comments ?? 0 : 0)
+  const title = typeof value === 'object' && value !== null ? value.title ?? '' : ''
+  const undone = entry.new_value === null
+  const door = entry.door
+  if (entry.field === 'merged_into') return t(undone ? 'history.unmergedFrom' : 'history.mergedInto', { who, id, door })
+  if (entry.field === 'merged_from') return undone ? t('history.unmergedTo', { who, id, door }) : t('history.mergedFrom', { who, id, title, count, door })
+  if (entry.field === 'split_to') return t('history.splitTo', { who, id, count, door })
+  if (entry.field === 'split_from') return t('history.splitFrom', { who, id, door })
+  return null
 }
 
 export function HistoryLine ({ entry, names }: { entry: HistoryEntry, names: HistoryNames }) {

@@ -15,7 +15,7 @@ function focusControl (selector: string): boolean {
 function compose (type: '1' | '2'): boolean {
   const radio = document.querySelector<HTMLInputElement>(`.composer input[name="comment_type"][value="${type}"]`)
   if (radio !== null && !radio.checked) radio.click()
-  return focusControl('.composer textarea')
+  return focusControl('.composer .rich-text [id]:is(textarea, [contenteditable])')
 }
 
 /**

@@ -7,6 +7,7 @@ import { loadCategories } from '../data.js'
 import { Field, ErrorBanner, PageHeader, DateTime, ListStatus, ItemButton, EditDeleteActions } from '../components/ui.js'
 import { SortableTable } from '../components/Sortable.js'
 import { ArticlePreview } from '../components/ArticlePreview.js'
+import { RichTextField } from '../components/RichText.js'
 import { t, type MessageKey } from '../../messages/index.js'
 import type { Article, Category, Collection } from '../types.js'
 
@@ -55,7 +56,7 @@ function ArticleForm ({ collection, article, onSaved, onCancel }: { collection: 
       <h3>{heading}</h3>
       <ErrorBanner error={save.error} />
       <Field label={t('kb.articleTitle')} name="title" value={title} onValue={setTitle} error={save.error} maxLength={250} required />
-      <Field label={t('kb.articleBody')} name="body" value={body} onValue={setBody} error={save.error} multiline hint={t('kb.articleBodyHint')} required />
+      <RichTextField label={t('kb.articleBody')} name="body" value={body} onChange={setBody} error={save.error} hint={t('kb.articleBodyHint')} headings required />
       <Field label={t('kb.tags')} name="tags" value={tags} onValue={setTags} error={foldFieldErrors(save.error, 'tags')} hint={t('kb.tagsHint')} />
       <Field label={t('kb.status')} name="status" value={status} onValue={setStatus} error={save.error}
         options={[{ value: 'draft', label: t('kb.draft') }, { value: 'published', label: t('kb.published') }]} />

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact'
-import { useEffect, useMemo, useState } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api, type Page } from '../api.js'
 import { useAsync } from '../hooks.js'
@@ -23,6 +23,8 @@ import { Prose } from '../components/Prose.js'
 import { SatisfactionPanel } from '../components/Satisfaction.js'
 import { HistoryLine, interleave, type HistoryEntry } from '../components/HistoryTimeline.js'
 import { SlaBadge } from '../components/SlaBadge.js'
+import { CollisionWarning, PresenceBar, usePresence, useReplyCollision } from '../components/Presence.js'
+import { MergedBanner, TicketMergeActions } from '../components/TicketMerge.js'
 
 function ThreadEntry ({ comment, staff, onChanged }: { comment: Comment, staff: boolean, onChanged: () => void }) {
   const isNote = comment.type === 2
@@ -47,6 +49,10 @@ export default function TicketView ({ id }: { id: number }) {
   const comments = useAsync(async () => (await api.get<Page<Comment>>(`/tickets/${id}/comments`, { include: ['user', 'attachments'], per_page: 100 })).data, [id])
   const history = useAsync(async () => (await api.get<Page<HistoryEntry>>(`/tickets/${id}/history`, { include: ['user'], per_page: 100 })).data, [id])
   const categories = useAsync(async () => await loadCategories(), [])
+  // Collision detection (docs/console-app.md): who else is here, and replies written while drafting.
+  const presence = usePresence(id, isStaff)
+  const collision = useReplyCollision(comments.data, user?.id, comments.reload)
+  const composerBox = useRef<HTMLDivElement>(null)
 
   useEffect(() => subscribeToChanges(() => { ticket.reload(); comments.reload(); history.reload() }), [id])
 
@@ -80,12 +86,14 @@ export default function TicketView ({ id }: { id: number }) {
       <section class="ticket-main" aria-labelledby="ticket-title">
         <p><Link href={isStaff ? '/' : '/portal'}>{isStaff ? t('ticket.backToInbox') : t('ticket.backToMyTickets')}</Link></p>
         <h1 id="ticket-title">#{current.id} {current.title}</h1>
+        {isStaff ? <PresenceBar others={presence.others} /> : null}
         <p class="ticket-meta">
           <StatusBadge status={current.status} />
           {isStaff ? <> <SlaBadge ticket={current} />{' '}<PriorityBadge priority={current.priority} /></> : null}
           {' '}{current.category?.name ?? ''}
           {' · '}{t('ticket.openedBy', { name: personName(current.user) })}{' · '}<DateTime value={current.created_at} />
         </p>
+        <MergedBanner ticket={current} staff={isStaff} onChanged={refresh} />
         {owner && !isStaff ? <TicketPrivacy ticket={current} onChanged={ticket.reload} /> : null}
         <article class="entry entry-reply entry-first" aria-label={t('thread.original')}>
           <Prose html={current.body} />
@@ -112,8 +120,15 @@ export default function TicketView ({ id }: { id: number }) {
             : <HistoryLine key={`h${item.change.id}`} entry={item.change} names={historyNames} />)}
         </div>
         {mayComment ? <SatisfactionPanel ticket={current} staff={isStaff} /> : null}
+        {mayComment && isStaff
+          ? <CollisionWarning newer={collision.newer} blocked={collision.blocked} onReview={collision.review} onSendAnyway={() => { collision.sendAnyway(); composerBox.current?.querySelector('form')?.requestSubmit() }} />
+          : null}
         {mayComment
-          ? <Composer ticketId={current.id} staff={isStaff} closed={current.status === 3} autoFocus={focusComposer} onSent={refresh} />
+          ? (
+            <div ref={composerBox} onInput={(e) => { if ((e.target as HTMLElement).matches('textarea, [contenteditable], [contenteditable] *')) { presence.typing(); collision.began() } }}>
+              <Composer ticketId={current.id} staff={isStaff} closed={current.status === 3} autoFocus={focusComposer} collision={isStaff ? collision : undefined} onSent={() => { collision.sent(); presence.idle(); refresh() }} />
+            </div>
+            )
           : <p class="muted">{t('ticket.readOnly')}</p>}
       </section>
       {isStaff
@@ -121,6 +136,7 @@ export default function TicketView ({ id }: { id: number }) {
           <aside class="ticket-side" aria-label={t('ticket.sidebar')}>
             <MacroPicker ticketId={current.id} onApplied={refresh} />
             <TicketControls ticket={current} categories={categories.data ?? []} onChanged={refresh} />
+            <TicketMergeActions ticket={current} comments={comments.data ?? []} onChanged={refresh} />
             {can('manage_customers') ? <CustomerPanel customerId={current.user_id} /> : null}
           </aside>
           )

@@ -1,0 +1,35 @@
+import type { DateTimeString } from '../time.js'
+import type { PersonSummary } from '../users/user.js'
+
+/** What a member of staff is doing on a ticket: reading it, or writing a reply or note. */
+export const PresenceStates = ['viewing', 'typing'] as const
+export type PresenceState = typeof PresenceStates[number]
+
+export function isPresenceState (value: unknown): value is PresenceState {
+  return typeof value === 'string' && (PresenceStates as readonly string[]).includes(value)
+}
+
+/**
+ * How long a heartbeat keeps someone present: a tab that stops beating (closed,
+ * asleep, offline) drops out on its own this long after its last beat. The
+ * console beats every 10 s, so two beats may be lost before it does.
+ */
+export const PRESENCE_TTL_MS = 30_000
+
+/** One person present on one ticket, until `expires_at` unless they beat again. */
+export interface PresenceEntry {
+  ticket_id: number
+  user: PersonSummary
+  state: PresenceState
+  /** When they started being present (this stay). */
+  since: DateTimeString
+  expires_at: DateTimeString
+}
+
+/** Who is on a ticket now (those of `entries` not expired at `now`), as the API and the stream show it. */
+export interface TicketPresence {
+  ticket_id: number
+  /** The server's time when the list was read: `expires_at` is relative to it (clients with a skewed clock compare against it). */
+  now: DateTimeString
+  entries: PresenceEntry[]
+}

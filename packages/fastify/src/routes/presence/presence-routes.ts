@@ -1,0 +1,46 @@
+import { actorOf } from '../../http/authentication.js'
+import type { HelpdeskApp, RouteContext } from '../../http/route-context.js'
+import { Data, PresenceBeat, presentTicketPresence, responses, Success, TicketPresence, TicketPresenceParams } from '@helpdesk/shapes'
+
+/**
+ * Who else is on a ticket (collision detection): staff beat with `PUT` while
+ * they view or type, `DELETE` when they leave; others hear of it on the event
+ * stream (`presence`). See docs/tickets.md.
+ */
+export function presenceRoutes (app: HelpdeskApp, { helpdesk, avatar }: RouteContext): void {
+  const tags = ['Presence']
+
+  app.get('/tickets/:id/presence', {
+    schema: {
+      tags,
+      summary: 'Who else is viewing or typing on a ticket (staff)',
+      description: 'Customers get 403 (404 for a ticket they cannot see).',
+      params: TicketPresenceParams,
+      response: responses({ 200: Data(TicketPresence) })
+    }
+  }, async (request) => ({ data: presentTicketPresence(await helpdesk.presence.list(actorOf(request), request.params.id), avatar) }))
+
+  app.put('/tickets/:id/presence', {
+    schema: {
+      tags,
+      summary: 'Heartbeat: I am viewing or typing on this ticket (staff)',
+      description: 'Keeps the caller present for `ttl_seconds` (30); beat every 10-15 s and when typing starts or stops. Answers who else is there.',
+      params: TicketPresenceParams,
+      body: PresenceBeat,
+      response: responses({ 200: Data(TicketPresence) })
+    }
+  }, async (request) => ({ data: presentTicketPresence(await helpdesk.presence.beat(actorOf(request), request.params.id, request.body.state), avatar) }))
+
+  app.delete('/tickets/:id/presence', {
+    schema: {
+      tags,
+      summary: 'I left this ticket (staff)',
+      description: 'Others see the caller gone at once; without it, the caller drops out when the last heartbeat expires.',
+      params: TicketPresenceParams,
+      response: responses({ 200: Success })
+    }
+  }, async (request) => {
+    await helpdesk.presence.leave(actorOf(request), request.params.id)
+    return { success: true as const }
+  })
+}

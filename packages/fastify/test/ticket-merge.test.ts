@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { TicketEventType } from '@helpdesk/core'
+import { buildApp, eachDialect, manualClock, type TestApp } from './helpers.js'
+import { expectStatus } from './http-assertions.js'
+import { mailDesk, SUPPORT } from './mail-fixtures.js'
+import { desk, postComment, postTicket, recordEvents, settle, uploadId, type Desk } from './ticket-fixtures.js'
+
+async function merge (h: TestApp, token: string, source: number, target: number) {
+  return await h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/merge`, token, payload: { target_id: target } })
+}
+
+async function ticket (h: TestApp, token: string, id: number): Promise<any> {
+  return expectStatus(await h.inject({ method: 'GET', url: `/api/v1/tickets/${id}?include=attachments`, token }), 200).data
+}
+
+async function comments (h: TestApp, token: string, id: number): Promise<any[]> {
+  return expectStatus(await h.inject({ method: 'GET', url: `/api/v1/tickets/${id}/comments?per_page=100&include=attachments`, token }), 200).data
+}
+
+async function history (h: TestApp, token: string, id: number): Promise<any[]> {
+  return expectStatus(await h.inject({ method: 'GET', url: `/api/v1/tickets/${id}/history?per_page=100`, token }), 200).data
+}
+
+async function field (h: TestApp, d: Desk, title: string): Promise<number> {
+  return expectStatus(await h.inject({ method: 'POST', url: '/api/v1/fields', token: d.admin.token, payload: { title, type: 'text', categories: [d.billing] } }), 201).data.id
+}
+
+async function count (h: TestApp, table: string): Promise<number> {
+  const row = await h.store.knex(table).count({ n: '*' }).first() as { n: number | string }
+  return Number(row.n)
+}
+
+eachDialect((dialect) => {
+  describe(`merging tickets (${dialect})`, () => {
+    it('moves comments, attachments, participants and the answers the target lacks; closes the source; records both histories; notifies the assignee', async (t) => {
+      const clock = manualClock()
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      const events = recordEvents(h)
+      const color = await field(h, d, 'Color')
+      const size = await field(h, d, 'Size')
+      const bodyFile = await uploadId(h, d.alice.token)
+      const source = await postTicket(h, d.alice.token, { category: d.billing, title: 'Printer', body: 'It jams.', attachments: [bodyFile], fields: { [color]: 'red', [size]: 'L' } })
+      const target = await postTicket(h, d.alice.token, { category: d.billing, title: 'Printer again', fields: { [color]: 'blue' } })
+      expectStatus(await h.inject({ method: 'PUT', url: `/api/v1/tickets/${target.id}/agents`, token: d.admin.token, payload: { agent: d.agent.user.id } }), 200)
+      clock.advance(60_000)
+      const replyFile = await uploadId(h, d.alice.token)
+      const reply = await postComment(h, d.alice.token, source.id, { body: 'Still jams.', attachments: [replyFile] })
+      const note = await postComment(h, d.admin.token, source.id, { body: 'Internal.', type: 2 })
+      const carol = await h.user('customer')
+      await h.store.mail.addParticipant(source.id, carol.user.id)
+
+      const merged = expectStatus(await merge(h, d.admin.token, source.id, target.id), 200).data
+      assert.equal(merged.id, target.id)
+      assert.deepEqual(merged.additional.fields, { [color]: 'blue', [size]: 'L' }, 'an answer the target had stays; a missing one comes over')
+
+      const after = await ticket(h, d.admin.token, source.id)
+      assert.equal(after.status, 3)
+      assert.equal(after.merged_into_id, target.id)
+      assert.deepEqual(await comments(h, d.admin.token, source.id), [])
+      const moved = await comments(h, d.admin.token, target.id)
+      assert.deepEqual(moved.map((c) => c.preview), ['It jams.', 'Still jams.', 'Internal.'], 'the source\'s body first (at its time), then its comments')
+      assert.deepEqual(moved[0].attachments.map((a: any) => a.id), [bodyFile])
+      assert.deepEqual(moved.find((c) => c.id === reply.id).attachments.map((a: any) => a.id), [replyFile])
+      assert.equal(moved.find((c) => c.id === note.id).type, 2)
+      assert.deepEqual(await h.store.mail.participantIds(target.id), [carol.user.id])
+      // The files follow their comments: the owner still downloads them through the target.
+      expectStatus(await h.inject({ method: 'GET', url: `/api/v1/attachments/${replyFile}`, token: d.alice.token }), 200)
+
+      const sourceHistory = await history(h, d.admin.token, source.id)
+      assert.ok(sourceHistory.some((e) => e.field === 'merged_into' && e.new_value === target.id && e.actor.user_id === d.admin.user.id))
+      assert.ok(sourceHistory.some((e) => e.field === 'status' && e.new_value === 3))
+      const targetHistory = await history(h, d.admin.token, target.id)
+      assert.ok(targetHistory.some((e) => e.field === 'merged_from' && e.new_value.id === source.id && e.new_value.comments === 2))
+      assert.ok(targetHistory.some((e) => e.field === `fields.${size}` && e.new_value === 'L'))
+      // The owner sees where their ticket went, in its history.
+      assert.ok((await history(h, d.alice.token, source.id)).some((e) => e.field === 'merged_into'))
+
+      const notes = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/notifications?filter[type]=Tickets.TicketMerged', token: d.agent.token }), 200).data
+      assert.equal(notes.length, 1)
+      assert.deepEqual(notes[0].data.merge, { source: { id: source.id, title: 'Printer' }, comments: 2 })
+      await settle()
+      const mergedEvent = events.find((e) => e.type === TicketEventType.TicketMerged) as any
+      assert.equal(mergedEvent.ticket.id, target.id)
+      assert.equal(mergedEvent.merge.source.id, source.id)
+      assert.ok(events.some((e) => e.type === TicketEventType.TicketUpdated && (e as any).ticket.id === source.id && (e as any).changes.includes('merged_into_id')))
+    })
+
+    it('never shows a customer what they could not see before: notes stay notes, a private ticket\'s replies stay private in a public target', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = await postTicket(h, d.alice.token, { category: d.billing, private: true })
+      const target = await postTicket(h, d.alice.token, { category: d.billing, private: false })
+      await postComment(h, d.admin.token, source.id, { body: 'Staff reply on the private ticket.' })
+      await postComment(h, d.admin.token, source.id, { body: 'A note.', type: 2 })
+      expectStatus(await merge(h, d.admin.token, source.id, target.id), 200)
+      const bobSees = await comments(h, d.bob.token, target.id)
+      assert.deepEqual(bobSees, [], 'another customer reading the public target sees none of the private ticket\'s conversation')
+      const aliceSees = (await comments(h, d.alice.token, target.id)).map((c) => c.preview).sort()
+      assert.deepEqual(aliceSees, ['Please help.', 'Staff reply on the private ticket.'], 'the owner sees her replies, never the note')
+    })
+
+    it('refuses another customer\'s ticket, itself, a merged ticket and chains with 422; customers 403; a target the agent cannot see 422', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const a = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const b = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const c = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const sales = (await postTicket(h, d.alice.token, { category: d.sales })).id
+      const bobs = (await postTicket(h, d.bob.token, { category: d.billing })).id
+      const refused = async (source: number, target: number, key: string, pattern: RegExp): Promise<void> => {
+        const body = expectStatus(await merge(h, d.admin.token, source, target), 422)
+        assert.match(body.errors[key][0], pattern)
+      }
+      await refused(a, bobs, 'target_id', /another customer/)
+      await refused(a, a, 'target_id', /itself/)
+      await refused(a, 999999, 'target_id', /invalid/)
+      expectStatus(await merge(h, d.alice.token, a, b), 403)
+      expectStatus(await merge(h, d.bob.token, a, b), 404)
+      expectStatus(await merge(h, d.agent.token, a, sales), 422)
+      expectStatus(await merge(h, d.admin.token, a, b), 200)
+      await refused(a, c, 'id', /merged into #/)
+      await refused(c, a, 'target_id', new RegExp(`merge into #${b} instead`))
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${a}/merge`, token: d.admin.token, payload: {} }), 422)
+    })
+
+    it('leaves an answer to a question the target\'s category does not ask with the source', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const color = await field(h, d, 'Color')
+      const source = (await postTicket(h, d.alice.token, { category: d.billing, fields: { [color]: 'red' } })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.sales })).id
+      const merged = expectStatus(await merge(h, d.admin.token, source, target), 200).data
+      assert.deepEqual(merged.additional.fields, {})
+      assert.deepEqual((await ticket(h, d.admin.token, source)).additional.fields, { [color]: 'red' })
+    })
+
+    it('reopens a closed target; replies to the source by API land on the target', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      await postComment(h, d.alice.token, target, { body: 'Done.', close: true })
+      assert.equal((await ticket(h, d.admin.token, target)).status, 3)
+      expectStatus(await merge(h, d.admin.token, source, target), 200)
+      const reopened = await ticket(h, d.admin.token, target)
+      assert.equal(reopened.status, 1)
+      assert.ok((await history(h, d.admin.token, target)).some((e) => e.field === 'status' && e.old_value === 3 && e.new_value === 1))
+      const late = await postComment(h, d.alice.token, source, { body: 'One more thing.' })
+      assert.equal(late.ticket_id, target)
+      assert.ok((await comments(h, d.alice.token, target)).some((c) => c.id === late.id))
+    })
+
+    it('splits chosen comments into a new ticket of the same customer, recorded in both histories; merging it back undoes the split', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const original = await postTicket(h, d.alice.token, { category: d.billing, title: 'Two problems' })
+      const first = await postComment(h, d.alice.token, original.id, { body: 'Problem one.' })
+      const second = await postComment(h, d.alice.token, original.id, { body: 'Problem two.' })
+      const note = await postComment(h, d.admin.token, original.id, { body: 'About two.', type: 2 })
+      const bad = await h.inject({ method: 'POST', url: `/api/v1/tickets/${original.id}/split`, token: d.admin.token, payload: { comment_ids: [second.id, 999999] } })
+      assert.deepEqual(Object.keys(expectStatus(bad, 422).errors), ['comment_ids.1'])
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${original.id}/split`, token: d.alice.token, payload: { comment_ids: [second.id] } }), 403)
+
+      const split = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${original.id}/split`, token: d.admin.token, payload: { comment_ids: [second.id, note.id] } }), 201).data
+      assert.equal(split.user_id, d.alice.user.id)
+      assert.equal(split.title, `Two problems (split from #${original.id})`)
+      assert.deepEqual((await comments(h, d.admin.token, split.id)).map((c) => c.id), [second.id, note.id])
+      assert.deepEqual((await comments(h, d.admin.token, original.id)).map((c) => c.id), [first.id])
+      assert.ok((await history(h, d.admin.token, original.id)).some((e) => e.field === 'split_to' && e.new_value.id === split.id))
+      assert.ok((await history(h, d.admin.token, split.id)).some((e) => e.field === 'split_from' && e.new_value.id === original.id))
+      assert.equal((await ticket(h, d.alice.token, split.id)).body, `<p>Split from ticket #${original.id}.</p>`)
+
+      const named = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${original.id}/split`, token: d.admin.token, payload: { comment_ids: [first.id], subject: 'Problem one' } }), 201).data
+      assert.equal(named.title, 'Problem one')
+      expectStatus(await merge(h, d.admin.token, named.id, original.id), 200)
+      assert.ok((await comments(h, d.admin.token, original.id)).some((c) => c.id === first.id))
+    })
+
+    it('undoes a merge within the grace period, restoring comments, privacy, participants and answers; refuses after it', async (t) => {
+      const clock = manualClock(Date.parse('2030-01-01T00:00:00Z'))
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      const size = await field(h, d, 'Size')
+      const source = await postTicket(h, d.alice.token, { category: d.billing, private: true, fields: { [size]: 'L' } })
+      const target = await postTicket(h, d.alice.token, { category: d.billing, private: false })
+      await postComment(h, d.alice.token, target.id, { body: 'Closing.', close: true })
+      const reply = await postComment(h, d.admin.token, source.id, { body: 'Public reply.' })
+      const carol = await h.user('customer')
+      await h.store.mail.addParticipant(source.id, carol.user.id)
+      expectStatus(await merge(h, d.admin.token, source.id, target.id), 200)
+      assert.equal((await comments(h, d.admin.token, target.id)).find((c) => c.id === reply.id).private, true)
+
+      clock.advance(3_600_000)
+      const restored = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source.id}/unmerge`, token: d.admin.token }), 200).data
+      assert.equal(restored.merged_into_id, null)
+      assert.equal(restored.status, 2, "Pending again, as the staff reply had left it")
+      assert.deepEqual((await comments(h, d.admin.token, source.id)).map((c) => [c.id, c.private]), [[reply.id, false]])
+      assert.deepEqual((await comments(h, d.admin.token, target.id)).map((c) => c.preview), ['Closing.'], 'the body reply the merge added is gone')
+      const back = await ticket(h, d.admin.token, target.id)
+      assert.deepEqual(back.additional.fields, {})
+      assert.equal(back.status, 3, 'the merge reopened it; undoing it closes it again')
+      assert.deepEqual(await h.store.mail.participantIds(target.id), [])
+      assert.ok((await history(h, d.admin.token, source.id)).some((e) => e.field === 'merged_into' && e.old_value === target.id && e.new_value === null))
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source.id}/unmerge`, token: d.admin.token }), 422)
+
+      expectStatus(await merge(h, d.admin.token, source.id, target.id), 200)
+      clock.advance(25 * 3_600_000)
+      const late = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source.id}/unmerge`, token: d.admin.token }), 422)
+      assert.match(late.errors.id[0], /older than 24 hours/)
+      expectStatus(await h.inject({ method: 'PATCH', url: '/api/v1/settings', token: d.admin.token, payload: { 'tickets.merge_undo_hours': 48 } }), 200)
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source.id}/unmerge`, token: d.admin.token }), 200)
+    })
+
+    it('writes nothing when the merge fails half-way', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      await postComment(h, d.alice.token, source, { body: 'Moved or not.' })
+      const before = { history: await count(h, 'ticket_history'), comments: await count(h, 'comments'), events: await count(h, 'event_log') }
+      // The last step of a merge is announcing it; a recorder that fails there rolls everything back.
+      h.helpdesk.events.record(async (_tx, event) => { if (event.type === TicketEventType.TicketMerged) throw new Error('announcing failed') })
+      const failed = await merge(h, d.admin.token, source, target)
+      assert.equal(failed.statusCode, 500)
+      assert.equal((await ticket(h, d.admin.token, source)).merged_into_id, null)
+      assert.equal((await comments(h, d.admin.token, source)).length, 1)
+      assert.deepEqual({ history: await count(h, 'ticket_history'), comments: await count(h, 'comments'), events: await count(h, 'event_log') }, before)
+      assert.equal(await count(h, 'ticket_merges'), 0)
+    })
+  })
+
+  describe(`merged tickets and mail (${dialect})`, () => {
+    it('a mail reply to the merged ticket ([#id] subject tag from its owner) lands on the target', async (t) => {
+      const d = await mailDesk(t, dialect)
+      const source = (await postTicket(d.h, d.alice.token, { category: d.billing, title: 'First' })).id
+      const target = (await postTicket(d.h, d.alice.token, { category: d.billing, title: 'Second' })).id
+      expectStatus(await merge(d.h, d.admin.token, source, target), 200)
+      const result = await d.post({ from: d.alice.user.email, to: SUPPORT, subject: `Re: [#${source}] First`, text: 'By mail.' })
+      assert.equal(result.status, 'replied', JSON.stringify(result))
+      assert.equal(result.ticket_id, target)
+      assert.ok((await comments(d.h, d.admin.token, target)).some((c) => c.body === '<p>By mail.</p>'))
+    })
+  })
+})
