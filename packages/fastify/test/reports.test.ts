@@ -73,5 +73,35 @@ eachDialect((dialect) => {
       assert.equal((await get('/reports/nonsense?from=2026-03-01&to=2026-03-31')).statusCode, 404)
       assert.equal((await get('/reports/volume?from=yesterday&to=2026-03-31')).statusCode, 422)
     })
+
+    it('counts a ticket merged into another as gone, and back after an unmerge', async (t) => {
+      const clock = manualClock(Date.parse('2026-03-02T09:00:00Z'))
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      const target = await postTicket(h, d.alice.token, { category: d.billing })
+      const source = await postTicket(h, d.alice.token, { category: d.billing, title: 'Same problem' })
+      clock.advance(10 * 60_000)
+      await postComment(h, d.agent.token, source.id)
+      await h.helpdesk.reports.update()
+      const get = async (url: string) => expectStatus(await h.inject({ method: 'GET', url: `/api/v1${url}`, token: d.admin.token }), 200).data
+      const range = 'from=2026-03-01&to=2026-03-31'
+      assert.deepEqual((await get(`/reports/volume?${range}`)).rows, [{ period: '2026-03-02', created: 2, resolved: 0 }])
+
+      // Merged: the source (closed as merged) is neither created nor resolved; its reply now answers the target.
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source.id as number}/merge`, token: d.admin.token, payload: { target_id: target.id } }), 200)
+      await h.helpdesk.reports.update()
+      assert.deepEqual((await get(`/reports/volume?${range}`)).rows, [{ period: '2026-03-02', created: 1, resolved: 0 }])
+      const rows = await h.inject({ method: 'GET', url: `/api/v1/reports/tickets?${range}`, token: d.admin.token })
+      assert.deepEqual(expectStatus(rows, 200).data.map((r: { ticket_id: number }) => r.ticket_id), [target.id])
+      assert.equal((await get(`/reports/first-response-time?${range}`)).rows[0].tickets, 1, 'the moved reply is the target\'s first response')
+
+      // Unmerged within the grace period: both count again.
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source.id as number}/unmerge`, token: d.admin.token }), 200)
+      await h.helpdesk.reports.update()
+      assert.deepEqual((await get(`/reports/volume?${range}`)).rows, [{ period: '2026-03-02', created: 2, resolved: 0 }])
+      // A rebuild agrees with the live updates.
+      await h.helpdesk.reports.rebuild(d.admin.user)
+      assert.deepEqual((await get(`/reports/volume?${range}`)).rows, [{ period: '2026-03-02', created: 2, resolved: 0 }])
+    })
   })
 })

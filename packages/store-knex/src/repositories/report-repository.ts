@@ -225,7 +225,9 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     async sources (ids) {
       if (ids.length === 0) return []
       const list = [...ids]
-      const tickets = await db('tickets').select('id', 'category_id', 'assigned_agent_id', 'status', 'created_at', 'updated_at').whereIn('id', list) as Row[]
+      // A ticket merged into another counts as gone (its facts leave the rollups; its comments moved to the target).
+      const tickets = await db('tickets').select('id', 'category_id', 'assigned_agent_id', 'status', 'created_at', 'updated_at').whereIn('id', list)
+        .whereNull('merged_into_id') as Row[]
       if (tickets.length === 0) return []
       const present = tickets.map((t) => num(t.id))
       const [channels, imported, replies, resolutions] = [
@@ -344,7 +346,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     },
 
     async ticketsWithoutFacts (limit) {
-      return (await db('tickets as t').leftJoin(`${FACTS} as f`, 'f.ticket_id', 't.id').whereNull('f.ticket_id')
+      return (await db('tickets as t').leftJoin(`${FACTS} as f`, 'f.ticket_id', 't.id').whereNull('f.ticket_id').whereNull('t.merged_into_id')
         .select('t.id').orderBy('t.id').limit(limit) as Row[]).map((r) => num(r.id))
     },
 
