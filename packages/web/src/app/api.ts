@@ -7,6 +7,7 @@ export type { ListParams }
 export interface Page<T> {
   data: T[]
   meta: { next_cursor?: string | null, prev_cursor?: string | null, total?: number, per_page?: number }
+  links?: { next: string | null }
 }
 
 /** The API prefix from `<meta name="helpdesk-api">` (the server plugin may rewrite it), without a trailing slash. */
@@ -71,6 +72,15 @@ export async function request<T> (method: string, path: string, body?: unknown, 
 
 export const api = {
   get: async <T>(path: string, params?: ListParams) => await request<T>('GET', path + (params === undefined ? '' : listQuery(params))),
+  /** Every item of a paged list, page after page (100 each) to the last: for a form that sends the whole list back. */
+  getAll: async <T>(path: string, params: ListParams = {}): Promise<T[]> => {
+    const items: T[] = []
+    for (let page = 1; ; page++) {
+      const result = await request<Page<T>>('GET', path + listQuery({ ...params, page, per_page: 100 }))
+      items.push(...result.data)
+      if (result.data.length === 0 || result.links?.next == null) return items
+    }
+  },
   post: async <T>(path: string, body?: unknown) => await request<T>('POST', path, body ?? {}),
   put: async <T>(path: string, body?: unknown) => await request<T>('PUT', path, body ?? {}),
   patch: async <T>(path: string, body?: unknown) => await request<T>('PATCH', path, body ?? {}),

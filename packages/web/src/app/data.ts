@@ -6,7 +6,7 @@ let categories: Promise<Category[]> | undefined
 /** Categories with their custom fields, loaded once per page load (they change rarely). */
 export async function loadCategories (refresh = false): Promise<Category[]> {
   if (categories === undefined || refresh) {
-    categories = api.get<Page<Category>>('/categories', { include: ['fields'], per_page: 100 }).then((page) => page.data)
+    categories = api.getAll<Category>('/categories', { include: ['fields'] })
     categories.catch(() => { categories = undefined })
   }
   return await categories

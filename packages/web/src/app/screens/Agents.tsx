@@ -11,7 +11,8 @@ import { PERMISSION_KEYS, type Agent, type Category, type Permissions } from '..
 
 function AgentAccess ({ agent, categories }: { agent: Agent, categories: Category[] }) {
   const permissions = useAsync(async () => (await api.get<{ data: Permissions }>(`/agents/${agent.id}/permissions`)).data, [agent.id])
-  const assigned = useAsync(async () => (await api.get<{ data: Category[] }>(`/agents/${agent.id}/categories`, { per_page: 100 })).data.map((c) => c.id), [agent.id])
+  // Saving sends the whole list back (`PUT` replaces it): read every page of it.
+  const assigned = useAsync(async () => (await api.getAll<Category>(`/agents/${agent.id}/categories`)).map((c) => c.id), [agent.id])
   const [flags, setFlags] = useState<Permissions>({})
   const [chosen, setChosen] = useState<number[]>([])
   const coverage = useAsync(async () => (await api.get<{ data: { all_categories: boolean } }>(`/agents/${agent.id}/coverage`)).data.all_categories, [agent.id])

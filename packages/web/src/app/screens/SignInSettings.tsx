@@ -115,7 +115,7 @@ function draftOf (p?: Provider): ProviderDraft {
 
 /** Single-sign-on providers: add, change, remove. The client secret is write-only. */
 function Providers () {
-  const providers = useAsync(async () => (await api.get<{ data: Provider[] }>('/sso/providers', { per_page: 100 })).data, [])
+  const providers = useAsync(async () => await api.getAll<Provider>('/sso/providers'), [])
   const [editing, setEditing] = useState<Provider | 'new' | null>(null)
   const [draft, setDraft] = useState<ProviderDraft>(draftOf())
   const [done, setDone] = useState('')
