@@ -138,9 +138,18 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Record<string, nu
     // a day later; with only the newest open, when the oldest of them reach their 30 days.
     const openSpan = 30 * DAY * OPEN / TICKETS
     time += 30 * DAY - openSpan + openSpan / 30
+    // One run takes at most a batch of the due tickets; the next runs drain the rest (each due ticket: a
+    // transaction with its events, notifications and SLA triggers). Then the scan is idle again.
     const dueStart = performance.now()
     const emitted = await helpdesk.sla.escalate()
     const dueRun = performance.now() - dueStart
+    let drained = emitted
+    const drainStart = performance.now()
+    for (let more = emitted; more > 0;) {
+      more = await helpdesk.sla.escalate()
+      drained += more
+    }
+    const perEvent = (dueRun + performance.now() - drainStart) / Math.max(1, drained)
     const after1: number[] = []
     for (let i = 0; i < 10; i++) {
       const started = performance.now()
@@ -173,9 +182,9 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Record<string, nu
       'ratio (paired rounds, median)': Number(pairedRatio.toFixed(3)),
       'recalculation ms/ticket': Number(recalcPerTicket.toFixed(2)),
       'scan ms (nothing due, median of 30)': Number(median(idle).toFixed(2)),
-      'run ms with K due': Number(dueRun.toFixed(1)),
-      'K events emitted': emitted,
-      'scan ms after (median of 10)': Number(median(after1).toFixed(2)),
+      'first run ms (K events)': `${dueRun.toFixed(1)} (${emitted})`,
+      'events until drained, ms per event': `${drained}, ${perEvent.toFixed(2)}`,
+      'scan ms after draining (median of 10)': Number(median(after1).toFixed(2)),
       'history page of 100 ms (of N changes)': `${historyMs.toFixed(2)} (${historyTotal})`,
       'comments page of 100 ms': Number(commentsMs.toFixed(2))
     }
