@@ -1,8 +1,9 @@
 import type { Knex } from 'knex'
 import {
-  automationList, priorityRank, type Automation, type AutomationCandidate, type AutomationRepository, type RuleAction, type RuleConditions,
+  automationList, priorityRank, type Automation, type AutomationCandidate, type AutomationDueColumn, type AutomationDueText, type Priority, type AutomationRepository, type RuleAction, type RuleConditions,
   type TimeAnchor, type TimeCondition, type WithIncludes
 } from '@helpdesk/core'
+import { caseFolded, likeEscaped, type Dialect } from '../dialects/dialect.js'
 import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
 import { bool, parseJson } from '../rows/row-values.js'
 import { ticketColumns, ticketFromRow, type TicketRow } from '../rows/ticket-rows.js'
@@ -63,6 +64,65 @@ const ANCHOR_COLUMNS: Record<Exclude<TimeAnchor, 'due'>, string> = {
   assigned: 'agent_assigned_at'
 }
 
+/** A column condition of the rule language, exactly: `is_not`/`not_in` hold for no value (null). */
+function whereColumn (qb: Knex.QueryBuilder, test: AutomationDueColumn): void {
+  const column = `tickets.${test.column}`
+  if (test.column === 'private') { void qb.where(column, test.value); return }
+  const value = (v: number | Priority): number => test.column === 'priority' ? priorityRank(v as Priority) : v as number
+  switch (test.operator) {
+    case 'is': void (test.value === null ? qb.whereNull(column) : qb.where(column, value(test.value))); return
+    case 'is_not': void (test.value === null ? qb.whereNotNull(column) : qb.where((w) => { void w.whereNull(column).orWhere(column, '<>', value(test.value as number | Priority)) })); return
+    case 'in': void qb.whereIn(column, (test.value as Array<number | Priority>).map(value)); return
+    case 'not_in': void qb.where((w) => { void w.whereNull(column).orWhereNotIn(column, (test.value as Array<number | Priority>).map(value)) }); return
+    case 'above': void qb.where(column, '>', value(test.value)); return
+    default: void qb.where(column, '<', value(test.value))
+  }
+}
+
+const LIKE = ` like ? escape '\\'`
+
+/** `text` (SQL, case-folded) contains `value` (lowercase), as SQL with one binding. */
+const containsSql = (text: string, value: string): [string, string[]] => [`${text}${LIKE}`, [`%${likeEscaped(value)}%`]]
+
+/** Characters JSON.stringify writes escaped: the raw JSON text does not hold them as they are. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON escapes the control characters
+const JSON_ESCAPED = /[\u0000-\u001f"\\]+/
+
+/**
+ * A text test of the due query (see `AutomationDueText`): a superset of the
+ * tickets the rule language's condition holds for, never fewer.
+ */
+function whereText (db: Knex, dialect: Dialect, qb: Knex.QueryBuilder, test: AutomationDueText): void {
+  if (test.of === 'email') {
+    // The owner's address ('' without one) is the domain or ends in `@domain` or `.domain` (the domains have no `@`).
+    const email = caseFolded(dialect, 'coalesce("owner"."email", \'\')')
+    const sql = test.values.map(() => `${email} = ? or ${email}${LIKE} or ${email}${LIKE}`).join(' or ')
+    const bindings = test.values.flatMap((d) => [d, `%@${likeEscaped(d)}`, `%.${likeEscaped(d)}`])
+    const owners = db('users as owner').select(db.raw('1')).whereRaw('"owner"."id" = "tickets"."user_id"').whereRaw(`(${sql})`, bindings)
+    void (test.test === 'domain' ? qb.whereExists(owners) : qb.whereNotExists(owners))
+    return
+  }
+  let text = '"tickets"."title"'
+  if (test.of !== 'subject') {
+    const answer = dialect.jsonText('"tickets"."additional"', ['fields', test.of.slice('field:'.length)])
+    if (answer === null) {
+      // No JSON read here: the answer is in the stored JSON text (written by JSON.stringify) as it is, but for the characters
+      // JSON escapes: the runs between them are in it. A superset; only for `contains`.
+      if (test.test !== 'contains') return
+      const raw = caseFolded(dialect, '"tickets"."additional"')
+      for (const part of test.values.flatMap((value) => value.split(JSON_ESCAPED)).filter((part) => part !== '')) void qb.whereRaw(...containsSql(raw, part))
+      return
+    }
+    text = `coalesce(${answer}, '')`
+  }
+  const folded = caseFolded(dialect, text)
+  if (test.test === 'present') { void qb.whereRaw(`${text} <> ''`); return }
+  for (const value of test.values) {
+    const [sql, bindings] = containsSql(folded, value)
+    void (test.test === 'contains' ? qb.whereRaw(sql, bindings) : qb.whereRaw(`not (${sql})`, bindings))
+  }
+}
+
 export function createAutomationRepository (ctx: RepositoryContext): AutomationRepository {
   const { db } = ctx
   const table = tableRows(ctx, 'automations')
@@ -115,6 +175,8 @@ export function createAutomationRepository (ctx: RepositoryContext): AutomationR
         else if (operator === 'includes_none') void qb.whereNotExists(tagged(value))
         else for (const name of value) void qb.whereExists(tagged([name]))
       }
+      for (const test of filter.columns ?? []) whereColumn(qb, test)
+      for (const test of filter.texts ?? []) whereText(db, ctx.dialect, qb, test)
       // `>=` first, so the index range starts at the cursor on both databases (an OR alone reads the range from its start).
       if (after !== null) void qb.where(column, '>=', after.anchor_at).where((w) => { void w.where(column, '>', after.anchor_at).orWhere('tickets.id', '>', after.id) })
       const rows = await qb as Array<TicketRow & { status_changed_at: string | null, mark_anchor_at: string | null }>
