@@ -16,7 +16,6 @@ export const FOLDS_TO_ASCII: ReadonlyArray<readonly [string, string]> = [['\u013
  * characters as they are).
  */
 export function asciiRuns (text: string): string[] {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the split is on every character outside ASCII
   return text.toLowerCase().split(/[^\u0000-\u007f]+/u).filter((run) => run !== '')
 }
 

@@ -85,7 +85,6 @@ const LIKE = ` like ? escape '\\'`
 const containsSql = (text: string, value: string): [string, string[]] => [`${text}${LIKE}`, [`%${likeEscaped(value)}%`]]
 
 /** Characters JSON.stringify writes escaped: the raw JSON text does not hold them as they are. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON escapes the control characters
 const JSON_ESCAPED = /[\u0000-\u001f"\\]+/
 
 /**
