@@ -70,6 +70,11 @@ export interface AutomationDueFilter {
    * holds for (the run judges every ticket it returns).
    */
   texts?: AutomationDueText[]
+  /**
+   * The tests of the `any` conditions, when each of them has one (null:
+   * some have none, so `any` cannot narrow): one of them must hold.
+   */
+  any?: Array<AutomationDueColumn | AutomationDueText> | null
 }
 
 /** A column condition as the due query checks it (`null` is "no value": `is_not`/`not_in` keep it, as the rule language does). */

@@ -59,9 +59,10 @@ function dueTest (condition: RuleCondition): AutomationDueColumn | AutomationDue
  * The conditions of `all` the due query can check, as it checks them: the
  * columns exactly, the texts as supersets. The run judges every ticket the
  * query returns on all the conditions, so a test here only spares it reading
- * tickets the conditions leave out; `any` is left to the run.
+ * tickets the conditions leave out. `any` narrows (one of its tests) only
+ * when every one of its conditions has a test.
  */
-export function dueTestsOf (conditions: RuleConditions): { columns: AutomationDueColumn[], texts: AutomationDueText[] } {
+export function dueTestsOf (conditions: RuleConditions): { columns: AutomationDueColumn[], texts: AutomationDueText[], any: Array<AutomationDueColumn | AutomationDueText> | null } {
   const columns: AutomationDueColumn[] = []
   const texts: AutomationDueText[] = []
   for (const condition of conditions.all) {
@@ -70,5 +71,6 @@ export function dueTestsOf (conditions: RuleConditions): { columns: AutomationDu
     if ('column' in test) columns.push(test)
     else texts.push(test)
   }
-  return { columns, texts }
+  const any = conditions.any.map(dueTest)
+  return { columns, texts, any: any.length > 0 && any.every((test) => test !== null) ? any as Array<AutomationDueColumn | AutomationDueText> : null }
 }

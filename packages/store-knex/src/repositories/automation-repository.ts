@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import {
-  automationList, priorityRank, type Automation, type AutomationCandidate, type AutomationDueColumn, type AutomationDueText, type Priority, type AutomationRepository, type RuleAction, type RuleConditions,
+  automationList, priorityRank, type Automation, type AutomationCandidate, type AutomationDueColumn, type AutomationDueFilter, type AutomationDueText, type Priority, type AutomationRepository, type RuleAction, type RuleConditions,
   type TimeAnchor, type TimeCondition, type WithIncludes
 } from '@helpdesk/core'
 import { caseFolded, likeEscaped, type Dialect } from '../dialects/dialect.js'
@@ -64,42 +64,55 @@ const ANCHOR_COLUMNS: Record<Exclude<TimeAnchor, 'due'>, string> = {
   assigned: 'agent_assigned_at'
 }
 
+/** A condition as SQL with its bindings. */
+type Sql = readonly [string, Knex.Value[]]
+
+const marks = (values: readonly unknown[]): string => values.map(() => '?').join(', ')
+
 /** A column condition of the rule language, exactly: `is_not`/`not_in` hold for no value (null). */
-function whereColumn (qb: Knex.QueryBuilder, test: AutomationDueColumn): void {
-  const column = `tickets.${test.column}`
-  if (test.column === 'private') { void qb.where(column, test.value); return }
+function columnSql (test: AutomationDueColumn): Sql {
+  const column = `"tickets"."${test.column}"`
+  if (test.column === 'private') return [`${column} = ?`, [test.value]]
   const value = (v: number | Priority): number => test.column === 'priority' ? priorityRank(v as Priority) : v as number
   switch (test.operator) {
-    case 'is': void (test.value === null ? qb.whereNull(column) : qb.where(column, value(test.value))); return
-    case 'is_not': void (test.value === null ? qb.whereNotNull(column) : qb.where((w) => { void w.whereNull(column).orWhere(column, '<>', value(test.value as number | Priority)) })); return
-    case 'in': void qb.whereIn(column, (test.value as Array<number | Priority>).map(value)); return
-    case 'not_in': void qb.where((w) => { void w.whereNull(column).orWhereNotIn(column, (test.value as Array<number | Priority>).map(value)) }); return
-    case 'above': void qb.where(column, '>', value(test.value)); return
-    default: void qb.where(column, '<', value(test.value))
+    case 'is': return test.value === null ? [`${column} is null`, []] : [`${column} = ?`, [value(test.value)]]
+    case 'is_not': return test.value === null ? [`${column} is not null`, []] : [`(${column} is null or ${column} <> ?)`, [value(test.value)]]
+    case 'in': { const values = (test.value as Array<number | Priority>).map(value); return [`${column} in (${marks(values)})`, values] }
+    case 'not_in': { const values = (test.value as Array<number | Priority>).map(value); return [`(${column} is null or ${column} not in (${marks(values)}))`, values] }
+    case 'above': return [`${column} > ?`, [value(test.value)]]
+    default: return [`${column} < ?`, [value(test.value)]]
   }
 }
 
 const LIKE = ` like ? escape '\\'`
 
-/** `text` (SQL, case-folded) contains `value` (lowercase), as SQL with one binding. */
-const containsSql = (text: string, value: string): [string, string[]] => [`${text}${LIKE}`, [`%${likeEscaped(value)}%`]]
-
 /** Characters JSON.stringify writes escaped: the raw JSON text does not hold them as they are. */
 const JSON_ESCAPED = /[\u0000-\u001f"\\]+/
 
+/** Every one of the SQL conditions (`null`: none, so always true). */
+function allOf (parts: Sql[]): Sql | null {
+  if (parts.length === 0) return null
+  return [`(${parts.map(([sql]) => sql).join(' and ')})`, parts.flatMap(([, bindings]) => bindings)]
+}
+
+/** `text` (SQL, case-folded) contains each of `values` (lowercase); with `not`, none of them. */
+function containsSql (text: string, values: readonly string[], not = false): Sql | null {
+  return allOf(values.map((value): Sql => [not ? `not (${text}${LIKE})` : `${text}${LIKE}`, [`%${likeEscaped(value)}%`]]))
+}
+
 /**
- * A text test of the due query (see `AutomationDueText`): a superset of the
- * tickets the rule language's condition holds for, never fewer.
+ * A text test of the due query (see `AutomationDueText`) as SQL: a superset
+ * of the tickets the rule language's condition holds for, never fewer; null
+ * where it has none (always true).
  */
-function whereText (db: Knex, dialect: Dialect, qb: Knex.QueryBuilder, test: AutomationDueText): void {
+function textSql (dialect: Dialect, test: AutomationDueText): Sql | null {
   if (test.of === 'email') {
     // The owner's address ('' without one) is the domain or ends in `@domain` or `.domain` (the domains have no `@`).
     const email = caseFolded(dialect, 'coalesce("owner"."email", \'\')')
     const sql = test.values.map(() => `${email} = ? or ${email}${LIKE} or ${email}${LIKE}`).join(' or ')
     const bindings = test.values.flatMap((d) => [d, `%@${likeEscaped(d)}`, `%.${likeEscaped(d)}`])
-    const owners = db('users as owner').select(db.raw('1')).whereRaw('"owner"."id" = "tickets"."user_id"').whereRaw(`(${sql})`, bindings)
-    void (test.test === 'domain' ? qb.whereExists(owners) : qb.whereNotExists(owners))
-    return
+    const exists = `exists (select 1 from "users" as "owner" where "owner"."id" = "tickets"."user_id" and (${sql}))`
+    return [test.test === 'domain' ? exists : `not ${exists}`, bindings]
   }
   let text = '"tickets"."title"'
   if (test.of !== 'subject') {
@@ -107,19 +120,29 @@ function whereText (db: Knex, dialect: Dialect, qb: Knex.QueryBuilder, test: Aut
     if (answer === null) {
       // No JSON read here: the answer is in the stored JSON text (written by JSON.stringify) as it is, but for the characters
       // JSON escapes: the runs between them are in it. A superset; only for `contains`.
-      if (test.test !== 'contains') return
-      const raw = caseFolded(dialect, '"tickets"."additional"')
-      for (const part of test.values.flatMap((value) => value.split(JSON_ESCAPED)).filter((part) => part !== '')) void qb.whereRaw(...containsSql(raw, part))
-      return
+      if (test.test !== 'contains') return null
+      const parts = test.values.flatMap((value) => value.split(JSON_ESCAPED)).filter((part) => part !== '')
+      return containsSql(caseFolded(dialect, '"tickets"."additional"'), parts)
     }
     text = `coalesce(${answer}, '')`
   }
-  const folded = caseFolded(dialect, text)
-  if (test.test === 'present') { void qb.whereRaw(`${text} <> ''`); return }
-  for (const value of test.values) {
-    const [sql, bindings] = containsSql(folded, value)
-    void (test.test === 'contains' ? qb.whereRaw(sql, bindings) : qb.whereRaw(`not (${sql})`, bindings))
+  if (test.test === 'present') return [`${text} <> ''`, []]
+  return containsSql(caseFolded(dialect, text), test.values, test.test === 'not_contains')
+}
+
+/** A test of the due query as SQL (null: none, always true). */
+const dueSql = (dialect: Dialect, test: AutomationDueColumn | AutomationDueText): Sql | null => 'column' in test ? columnSql(test) : textSql(dialect, test)
+
+/** The `all` tests each, then one of the `any` tests when every one of them has SQL (else the run judges `any` alone). */
+function whereDue (dialect: Dialect, qb: Knex.QueryBuilder, filter: AutomationDueFilter): void {
+  for (const test of [...filter.columns ?? [], ...filter.texts ?? []]) {
+    const sql = dueSql(dialect, test)
+    if (sql !== null) void qb.whereRaw(...sql)
   }
+  if (filter.any === undefined || filter.any === null || filter.any.length === 0) return
+  const any = filter.any.map((test) => dueSql(dialect, test))
+  if (any.some((sql) => sql === null)) return
+  void qb.whereRaw(`(${any.map((sql) => sql?.[0]).join(' or ')})`, any.flatMap((sql) => sql?.[1] ?? []))
 }
 
 export function createAutomationRepository (ctx: RepositoryContext): AutomationRepository {
@@ -174,8 +197,7 @@ export function createAutomationRepository (ctx: RepositoryContext): AutomationR
         else if (operator === 'includes_none') void qb.whereNotExists(tagged(value))
         else for (const name of value) void qb.whereExists(tagged([name]))
       }
-      for (const test of filter.columns ?? []) whereColumn(qb, test)
-      for (const test of filter.texts ?? []) whereText(db, ctx.dialect, qb, test)
+      whereDue(ctx.dialect, qb, filter)
       // `>=` first, so the index range starts at the cursor on both databases (an OR alone reads the range from its start).
       if (after !== null) void qb.where(column, '>=', after.anchor_at).where((w) => { void w.where(column, '>', after.anchor_at).orWhere('tickets.id', '>', after.id) })
       const rows = await qb as Array<TicketRow & { status_changed_at: string | null, mark_anchor_at: string | null }>
