@@ -65,7 +65,12 @@ function dueTest (condition: RuleCondition): AutomationDueColumn | AutomationDue
 export function dueTestsOf (conditions: RuleConditions): { columns: AutomationDueColumn[], texts: AutomationDueText[], any: Array<AutomationDueColumn | AutomationDueText> | null } {
   const columns: AutomationDueColumn[] = []
   const texts: AutomationDueText[] = []
+  // The first `status`/`priority` `is`/`in` is the due filter's `statuses`/`priorities` already (`requiredStatuses`, `requiredPriorities`).
+  const taken = new Set<string>()
   for (const condition of conditions.all) {
+    if ((condition.field === 'status' || condition.field === 'priority') && (condition.operator === 'is' || condition.operator === 'in') && !taken.has(condition.field)) {
+      if (condition.field === 'priority' || Array.isArray(condition.value) || typeof condition.value === 'number') { taken.add(condition.field); continue }
+    }
     const test = dueTest(condition)
     if (test === null) continue
     if ('column' in test) columns.push(test)
