@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import fc from 'fast-check'
 import {
   conditionsHold, dueFilterOf, formatDateTime, ruleConditions, ruleTicketOf, TicketStatus, type AutomationDueFilter, type NewTicket, type Priority
 } from '@helpdesk/core'
@@ -134,3 +135,37 @@ for (const dialect of testDialects()) {
     })
   })
 }
+
+/** Characters where SQL and JavaScript may part: case, the two that lowercase to ASCII, accents, LIKE's wildcards and escape, JSON's escapes, spaces. */
+const CHARS = ['a', 'b', 'A', 'B', 'k', 'K', 'i', 'I', '\u0130', '\u0131', '\u212A', 'é', 'É', 'ß', '%', '_', '\\', '"', ' ', '\u00a0', '\n', 'x']
+const text = (max: number) => fc.array(fc.constantFrom(...CHARS), { maxLength: max }).map((chars) => chars.join(''))
+
+for (const dialect of testDialects()) {
+  describe(`automation due query on ${dialect}, random texts`, () => {
+    it('narrowed in SQL, fires on exactly the tickets the rule language fires on, for random subjects, answers and values', async (t) => {
+      const d = await deskOn(t, dialect)
+      const at = formatDateTime(new Date(Date.now() - 2 * 24 * 3600_000))
+      const texts = fc.sample(fc.tuple(text(8), fc.option(text(8))), { numRuns: 300, seed: 42 })
+      await d.store.tickets.createMany(texts.map(([title, answer]) => ({
+        user_id: d.alice.id, creator_id: null, category_id: d.billing, status: TicketStatus.Open, private: false, title, body: 'Body.',
+        additional: { fields: answer === null ? {} : { [String(FIELD)]: answer } }, created_at: at, updated_at: at
+      })))
+      const cutoff = formatDateTime(new Date())
+      const read = async (filter: AutomationDueFilter) => await d.store.automations.due(1, 'created', cutoff, filter, 100_000)
+      const all = await read({ statuses: null, priorities: null })
+      const judged = (conditions: ReturnType<typeof ruleConditions>, candidates: typeof all): number[] => candidates.filter((c) => conditionsHold(conditions, {
+        event: 'ticket.updated', channel: 'automation', ticket: ruleTicketOf(c.ticket, []), previous: null, customer_email: 'alice@example.com', comment_text: null, within_business_hours: true
+      })).map((c) => c.ticket.id).sort((a, b) => a - b)
+      const condition = fc.oneof(
+        fc.record({ field: fc.constant('subject'), operator: fc.constantFrom('contains', 'not_contains', 'contains_word', 'is', 'is_not'), value: text(3).filter((v) => v.trim() !== '') }),
+        fc.record({ field: fc.constant(`field:${FIELD}`), operator: fc.constantFrom('contains', 'not_contains', 'is', 'is_not'), value: text(3) }),
+        fc.record({ field: fc.constant(`field:${FIELD}`), operator: fc.constantFrom('present', 'blank'), value: fc.constant(null) })
+      )
+      await fc.assert(fc.asyncProperty(fc.array(condition, { minLength: 1, maxLength: 2 }), fc.array(condition, { maxLength: 2 }), async (allOf, anyOf) => {
+        const conditions = ruleConditions({ all: allOf, any: anyOf })
+        assert.deepEqual(judged(conditions, await read(dueFilterOf(conditions))), judged(conditions, all), JSON.stringify(conditions))
+      }), { numRuns: 300, seed: 7 })
+    })
+  })
+}
+
