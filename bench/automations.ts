@@ -13,8 +13,11 @@
  *   conditions leave none;
  * - tags-fail: "tag open tickets older than a day tagged vip" (a tag no
  *   ticket has): `EXISTS` on the ticket's tags in the due query;
- * - subject-fail: a subject condition no ticket meets: SQL cannot filter it,
- *   every ticket in range is read (in pages) and judged in process;
+ * - subject-fail, field-fail, domain-fail: a subject condition
+ *   (`contains_word`), a custom-field one (`contains`) and a customer email
+ *   domain one (`is`) no ticket meets: narrowed in the due query (the subject
+ *   and the answer case-folded with `LIKE`, the owner's address by `EXISTS`;
+ *   before, every ticket in range was read, in pages, and judged in process);
  * - due: the same with `--due` tickets tagged vip, fired on (each its own
  *   write transaction) — the run's cost then follows what it does.
  *
@@ -71,7 +74,7 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Array<Record<stri
       const rows: NewTicket[] = []
       for (let j = i; j < Math.min(TICKETS, i + 2000); j++) {
         const at = formatDateTime(new Date(time - DAY - Math.floor((j / TICKETS) * 29 * DAY)))
-        rows.push({ user_id: customer.id, creator_id: customer.id, category_id: category.id, status: TicketStatus.Open, private: true, title: `T${j}`, body: 'Body.', additional: {}, created_at: at, updated_at: at })
+        rows.push({ user_id: customer.id, creator_id: customer.id, category_id: category.id, status: TicketStatus.Open, private: true, title: `T${j}`, body: 'Body.', additional: { fields: { 1: `Order ${j}` } }, created_at: at, updated_at: at })
       }
       await store.tickets.createMany(rows)
     }
@@ -124,7 +127,15 @@ async function bench (dialect: 'sqlite' | 'postgres'): Promise<Array<Record<stri
 
     const subject = await create('tag refunds', { all: [{ field: 'status', operator: 'is', value: TicketStatus.Open }, { field: 'subject', operator: 'contains_word', value: 'refund' }] })
     await only(subject.id)
-    out.push(await measure('conditions fail (subject, judged in process)', subject.id))
+    out.push(await measure('conditions fail (subject)', subject.id))
+
+    const field = await create('tag refund answers', { all: [{ field: 'status', operator: 'is', value: TicketStatus.Open }, { field: 'field:1', operator: 'contains', value: 'refund' }] })
+    await only(field.id)
+    out.push(await measure('conditions fail (custom field)', field.id))
+
+    const domain = await create('tag partner customers', { all: [{ field: 'status', operator: 'is', value: TicketStatus.Open }, { field: 'customer_email_domain', operator: 'is', value: 'partner.example.org' }] })
+    await only(domain.id)
+    out.push(await measure('conditions fail (email domain)', domain.id))
     await only(vip.id)
 
     const dueIds = (await store.knex('tickets').select('id').orderBy('id', 'desc').limit(DUE) as Array<{ id: number }>).map((row) => row.id)

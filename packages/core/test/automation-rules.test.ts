@@ -5,7 +5,7 @@ import {
   applyRuleActions, automaticMailAllowed, automationFires, businessCalendar, conditionsHold, pickAssignee, ruleActions, ruleConditions,
   runTriggerPass, timeCondition, timeConditionCutoff, timeConditionHolds, ValidationError, MAX_TRIGGER_DEPTH,
   conditionsAskBusinessHours, ticketCalendarOf, twentyFourSevenCalendar, withinBusinessHours, type SlaPolicy,
-  type AssignmentCandidate, type RuleAction, type RuleFacts, type RuleTicket, type TicketInstants, type TriggerRule
+  asciiRuns, dueFilterOf, FOLDS_TO_ASCII, type AssignmentCandidate, type RuleAction, type RuleFacts, type RuleTicket, type TicketInstants, type TriggerRule
 } from '../src/index.js'
 
 const ticket = (over: Partial<RuleTicket> = {}): RuleTicket => ({
@@ -274,5 +274,28 @@ describe('within_business_hours: the calendar of the ticket\'s SLA policy', () =
   it('is read only when a condition asks', () => {
     assert.equal(conditionsAskBusinessHours(ruleConditions({ all: [{ field: 'priority', operator: 'is', value: 'high' }] })), false)
     assert.equal(conditionsAskBusinessHours(ruleConditions({ any: [{ field: 'within_business_hours', operator: 'is', value: false }] })), true)
+  })
+})
+
+describe('the due query\'s case folding', () => {
+  it('lists every character whose JavaScript lowercase holds ASCII (the store replaces them before folding ASCII)', () => {
+    const found: Array<[string, string]> = []
+    for (let code = 0x80; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const char = String.fromCodePoint(code)
+      if (/[\u0000-\u007f]/.test(char.toLowerCase())) found.push([char, char.toLowerCase()])
+    }
+    assert.deepEqual(found, FOLDS_TO_ASCII.map(([from, to]) => [from, to]))
+  })
+
+  it('narrows on the ASCII runs of a value: each is in every text whose lowercase holds the value', () => {
+    assert.deepEqual(asciiRuns('Café Crème'), ['caf', ' cr', 'me'])
+    assert.deepEqual(asciiRuns('İstanbul'), ['i', 'stanbul'])
+    assert.deepEqual(asciiRuns('ÄÖÜ'), [])
+    const filter = dueFilterOf(ruleConditions({ all: [
+      { field: 'subject', operator: 'is', value: '  Refund ' }, { field: 'subject', operator: 'is_not', value: 'x' }, { field: 'subject', operator: 'not_contains', value: 'Ü' },
+      { field: 'field:3', operator: 'blank', value: null }, { field: 'customer_email_domain', operator: 'not_in', value: ['a.com'] }
+    ] }))
+    assert.deepEqual(filter.texts, [{ of: 'subject', test: 'contains', values: ['refund'] }, { of: 'email', test: 'not_domain', values: ['a.com'] }])
   })
 })

@@ -19,6 +19,7 @@ import { ensureAdmin } from '../users/user-policy.js'
 import {
   AUTOMATION_LIMITS, type Automation, type AutomationCandidate, type AutomationDueCursor, type AutomationDueFilter, type AutomationInput, type AutomationPatch, type AutomationValues
 } from './automation.js'
+import { dueTestsOf } from './due-filter.js'
 
 function admin (actor: ActorInput): void {
   requireSignedIn(actor)
@@ -61,7 +62,7 @@ export function requiredPriorities (conditions: RuleConditions): Priority[] | nu
 /** What the due query filters on for these conditions (the rest are evaluated on the tickets it returns). */
 export function dueFilterOf (conditions: RuleConditions): AutomationDueFilter {
   const tags = conditions.all.flatMap((condition) => condition.field === 'tags' ? [{ operator: condition.operator, value: condition.value }] : [])
-  return { statuses: requiredStatuses(conditions), priorities: requiredPriorities(conditions), tags }
+  return { statuses: requiredStatuses(conditions), priorities: requiredPriorities(conditions), tags, ...dueTestsOf(conditions) }
 }
 
 /** Tickets read per page of a run's time range. */

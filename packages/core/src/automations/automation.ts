@@ -62,6 +62,48 @@ export interface AutomationDueFilter {
   priorities: Priority[] | null
   /** The tag conditions of `all` (names lowercased), as `EXISTS` on the ticket's tags. */
   tags?: Array<{ operator: 'includes_any' | 'includes_all' | 'includes_none', value: string[] }>
+  /** The other column conditions of `all` (status, category, assignee, priority, private), exactly as the rule language reads them. */
+  columns?: AutomationDueColumn[]
+  /**
+   * The subject, custom-field and email-domain conditions of `all`, each as
+   * a test the due query can make: a superset of the tickets its condition
+   * holds for (the run judges every ticket it returns).
+   */
+  texts?: AutomationDueText[]
+  /**
+   * The tests of the `any` conditions, when each of them has one (null:
+   * some have none, so `any` cannot narrow): one of them must hold.
+   */
+  any?: Array<AutomationDueColumn | AutomationDueText> | null
+}
+
+/** A column condition as the due query checks it (`null` is "no value": `is_not`/`not_in` keep it, as the rule language does). */
+export type AutomationDueColumn =
+  | { column: 'status' | 'category_id' | 'assigned_agent_id', operator: 'is' | 'is_not', value: number | null }
+  | { column: 'status' | 'category_id' | 'assigned_agent_id', operator: 'in' | 'not_in', value: number[] }
+  | { column: 'priority', operator: 'is' | 'is_not' | 'above' | 'below', value: Priority }
+  | { column: 'priority', operator: 'in' | 'not_in', value: Priority[] }
+  | { column: 'private', operator: 'is', value: boolean }
+
+/**
+ * A text test of the due query, on the text case-folded as `caseFolded`
+ * does (ASCII letters lowercased, and the two characters whose lowercase
+ * holds ASCII letters, `İ` and the Kelvin sign, as JavaScript lowercases
+ * them): the values are lowercase.
+ *
+ * - `contains`: the text contains every one of the values;
+ * - `not_contains`: it contains none of them;
+ * - `present`: it is not empty;
+ * - `domain`: an address whose domain is one of the values or under one
+ *   (`x@a.example.com` is under `example.com`); `not_domain`: none of them.
+ *
+ * `of`: the subject; `field:<id>` a custom-field answer ('' without one);
+ * `email` the owner's address ('' without one).
+ */
+export interface AutomationDueText {
+  of: 'subject' | 'email' | `field:${string}`
+  test: 'contains' | 'not_contains' | 'present' | 'domain' | 'not_domain'
+  values: string[]
 }
 
 /** Where a page of the due query ends: its last ticket's anchor instant (as read) and id. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { HelpdeskError } from '@helpdesk/core'
+import { FOLDS_TO_ASCII, type HelpdeskError } from '@helpdesk/core'
 import type { StoreEventNotifier } from '../notifiers/store-event-notifier.js'
 import type { CountTriggers } from './count-table.js'
 import type { FullTextSearch } from './full-text.js'
@@ -14,6 +14,15 @@ export interface Dialect {
   knexConfig(url: string): Knex.Config
   /** Case-insensitive substring match of `column` against `value` (already escaped for LIKE). */
   whereContains(qb: Knex.QueryBuilder, column: string, pattern: string): void
+  /** The SQL expression `expr` with its ASCII letters (only those: whatever the database's locale) lowercased. */
+  asciiLower(expr: string): string
+  /**
+   * The string at `path` (object keys, each `[0-9A-Za-z_]+`) of the JSON text in
+   * `column`, null where the text is not JSON or has nothing there; or null
+   * (no expression) where the database cannot read it without failing the
+   * statement on a row that is not JSON (PostgreSQL before 16).
+   */
+  jsonText(column: string, path: readonly string[]): string | null
   /**
    * A column reference (`??` placeholder) that the planner will not drive an
    * index scan from, so the query's sort index drives it instead: SQLite's
@@ -121,4 +130,22 @@ export function runAllWith (
 /** `%` and `_` match literally; the result is wrapped for a substring match. */
 export function containsPattern (value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+/** `%`, `_` and the backslash escaped for `like ? escape` backslash. */
+export function likeEscaped (value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/**
+ * `expr` case-folded so that its runs of ASCII characters are those of
+ * JavaScript's `toLowerCase()` of it: the characters whose lowercase holds
+ * ASCII letters (`FOLDS_TO_ASCII`) replaced by that lowercase, then ASCII
+ * lowercased; the other characters are left as they are (the rule language's
+ * text tests compare lowercased text: the due query narrows on the ASCII runs
+ * of their values, see `AutomationDueText`).
+ */
+export function caseFolded (dialect: Pick<Dialect, 'asciiLower'>, expr: string): string {
+  const replaced = FOLDS_TO_ASCII.reduce((sql, [from, to]) => `replace(${sql}, '${from}', '${to}')`, expr)
+  return dialect.asciiLower(replaced)
 }

@@ -45,6 +45,10 @@ export const postgresDialect: Dialect = {
       acquireConnectionTimeout: 10000
     }
   },
+  // translate, not lower(): lower() follows the database's locale.
+  asciiLower: (expr) => `translate(${expr}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
+  // The text column cast to jsonb fails the statement on one row that is not JSON (no safe cast before 16).
+  jsonText: () => null,
   whereContains (qb, column, pattern) {
     qb.whereRaw('?? ilike ?', [column, pattern])
   },

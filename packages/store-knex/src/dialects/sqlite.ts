@@ -68,6 +68,9 @@ export const sqliteDialect: Dialect = {
   notify: async () => {},
   listen: () => null,
   eventNotifier: () => createInProcessNotifier(),
+  // SQLite's built-in lower() folds ASCII only.
+  asciiLower: (expr) => `lower(${expr})`,
+  jsonText: (column, path) => `(case when json_valid(${column}) then json_extract(${column}, '$${path.map((key) => `."${key}"`).join('')}') end)`,
   whereContains (qb, column, pattern) {
     // SQLite's LIKE is case-insensitive for ASCII; lower() extends it to the rest.
     qb.whereRaw('lower(??) like lower(?) escape \'\\\'', [column, pattern])

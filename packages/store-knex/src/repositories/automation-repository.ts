@@ -1,8 +1,9 @@
 import type { Knex } from 'knex'
 import {
-  automationList, priorityRank, type Automation, type AutomationCandidate, type AutomationRepository, type RuleAction, type RuleConditions,
+  automationList, priorityRank, type Automation, type AutomationCandidate, type AutomationDueColumn, type AutomationDueFilter, type AutomationDueText, type Priority, type AutomationRepository, type RuleAction, type RuleConditions,
   type TimeAnchor, type TimeCondition, type WithIncludes
 } from '@helpdesk/core'
+import { caseFolded, likeEscaped, type Dialect } from '../dialects/dialect.js'
 import { caseInsensitive, listPage, type ListMapping } from '../list/list-mapping.js'
 import { bool, parseJson } from '../rows/row-values.js'
 import { ticketColumns, ticketFromRow, type TicketRow } from '../rows/ticket-rows.js'
@@ -63,6 +64,87 @@ const ANCHOR_COLUMNS: Record<Exclude<TimeAnchor, 'due'>, string> = {
   assigned: 'agent_assigned_at'
 }
 
+/** A condition as SQL with its bindings. */
+type Sql = readonly [string, Knex.Value[]]
+
+const marks = (values: readonly unknown[]): string => values.map(() => '?').join(', ')
+
+/** A column condition of the rule language, exactly: `is_not`/`not_in` hold for no value (null). */
+function columnSql (test: AutomationDueColumn): Sql {
+  const column = `"tickets"."${test.column}"`
+  if (test.column === 'private') return [`${column} = ?`, [test.value]]
+  const value = (v: number | Priority): number => test.column === 'priority' ? priorityRank(v as Priority) : v as number
+  switch (test.operator) {
+    case 'is': return test.value === null ? [`${column} is null`, []] : [`${column} = ?`, [value(test.value)]]
+    case 'is_not': return test.value === null ? [`${column} is not null`, []] : [`(${column} is null or ${column} <> ?)`, [value(test.value)]]
+    case 'in': { const values = (test.value as Array<number | Priority>).map(value); return [`${column} in (${marks(values)})`, values] }
+    case 'not_in': { const values = (test.value as Array<number | Priority>).map(value); return [`(${column} is null or ${column} not in (${marks(values)}))`, values] }
+    case 'above': return [`${column} > ?`, [value(test.value)]]
+    default: return [`${column} < ?`, [value(test.value)]]
+  }
+}
+
+const LIKE = ` like ? escape '\\'`
+
+/** Characters JSON.stringify writes escaped: the raw JSON text does not hold them as they are. */
+const JSON_ESCAPED = /[\u0000-\u001f"\\]+/
+
+/** Every one of the SQL conditions (`null`: none, so always true). */
+function allOf (parts: Sql[]): Sql | null {
+  if (parts.length === 0) return null
+  return [`(${parts.map(([sql]) => sql).join(' and ')})`, parts.flatMap(([, bindings]) => bindings)]
+}
+
+/** `text` (SQL, case-folded) contains each of `values` (lowercase); with `not`, none of them. */
+function containsSql (text: string, values: readonly string[], not = false): Sql | null {
+  return allOf(values.map((value): Sql => [not ? `not (${text}${LIKE})` : `${text}${LIKE}`, [`%${likeEscaped(value)}%`]]))
+}
+
+/**
+ * A text test of the due query (see `AutomationDueText`) as SQL: a superset
+ * of the tickets the rule language's condition holds for, never fewer; null
+ * where it has none (always true).
+ */
+function textSql (dialect: Dialect, test: AutomationDueText): Sql | null {
+  if (test.of === 'email') {
+    // The owner's address ('' without one) is the domain or ends in `@domain` or `.domain` (the domains have no `@`).
+    const email = caseFolded(dialect, 'coalesce("owner"."email", \'\')')
+    const sql = test.values.map(() => `${email} = ? or ${email}${LIKE} or ${email}${LIKE}`).join(' or ')
+    const bindings = test.values.flatMap((d) => [d, `%@${likeEscaped(d)}`, `%.${likeEscaped(d)}`])
+    const exists = `exists (select 1 from "users" as "owner" where "owner"."id" = "tickets"."user_id" and (${sql}))`
+    return [test.test === 'domain' ? exists : `not ${exists}`, bindings]
+  }
+  let text = '"tickets"."title"'
+  if (test.of !== 'subject') {
+    const answer = dialect.jsonText('"tickets"."additional"', ['fields', test.of.slice('field:'.length)])
+    if (answer === null) {
+      // No JSON read here: the answer is in the stored JSON text (written by JSON.stringify) as it is, but for the characters
+      // JSON escapes: the runs between them are in it. A superset; only for `contains`.
+      if (test.test !== 'contains') return null
+      const parts = test.values.flatMap((value) => value.split(JSON_ESCAPED)).filter((part) => part !== '')
+      return containsSql(caseFolded(dialect, '"tickets"."additional"'), parts)
+    }
+    text = `coalesce(${answer}, '')`
+  }
+  if (test.test === 'present') return [`${text} <> ''`, []]
+  return containsSql(caseFolded(dialect, text), test.values, test.test === 'not_contains')
+}
+
+/** A test of the due query as SQL (null: none, always true). */
+const dueSql = (dialect: Dialect, test: AutomationDueColumn | AutomationDueText): Sql | null => 'column' in test ? columnSql(test) : textSql(dialect, test)
+
+/** The `all` tests each, then one of the `any` tests when every one of them has SQL (else the run judges `any` alone). */
+function whereDue (dialect: Dialect, qb: Knex.QueryBuilder, filter: AutomationDueFilter): void {
+  for (const test of [...filter.columns ?? [], ...filter.texts ?? []]) {
+    const sql = dueSql(dialect, test)
+    if (sql !== null) void qb.whereRaw(...sql)
+  }
+  if (filter.any === undefined || filter.any === null || filter.any.length === 0) return
+  const any = filter.any.map((test) => dueSql(dialect, test))
+  if (any.some((sql) => sql === null)) return
+  void qb.whereRaw(`(${any.map((sql) => sql?.[0]).join(' or ')})`, any.flatMap((sql) => sql?.[1] ?? []))
+}
+
 export function createAutomationRepository (ctx: RepositoryContext): AutomationRepository {
   const { db } = ctx
   const table = tableRows(ctx, 'automations')
@@ -115,6 +197,7 @@ export function createAutomationRepository (ctx: RepositoryContext): AutomationR
         else if (operator === 'includes_none') void qb.whereNotExists(tagged(value))
         else for (const name of value) void qb.whereExists(tagged([name]))
       }
+      whereDue(ctx.dialect, qb, filter)
       // `>=` first, so the index range starts at the cursor on both databases (an OR alone reads the range from its start).
       if (after !== null) void qb.where(column, '>=', after.anchor_at).where((w) => { void w.where(column, '>', after.anchor_at).orWhere('tickets.id', '>', after.id) })
       const rows = await qb as Array<TicketRow & { status_changed_at: string | null, mark_anchor_at: string | null }>
