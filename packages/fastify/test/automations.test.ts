@@ -57,6 +57,28 @@ eachDialect((dialect) => {
       assert.deepEqual((await h.helpdesk.automations.run()).fired[0]?.ticket_ids, [], 'once per anchor')
     })
 
+    it('reads the candidates\' business-hours calendars a page at a time: a run costs the same statements for 10 tickets as for 40', async (t) => {
+      const clock = manualClock()
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      // Business time from creation, and a condition on business hours that never holds (the default calendar is 24/7): every
+      // candidate is judged, none fires.
+      expectStatus(await h.inject({
+        method: 'POST', url: '/api/v1/automations', token: d.admin.token,
+        payload: { name: 'Off hours', time_condition: { anchor: 'created', hours: 1, business: true }, conditions: { all: [{ field: 'within_business_hours', operator: 'is', value: false }] }, actions: [{ type: 'add_tags', value: ['late'] }] }
+      }), 201)
+      const statements = async (tickets: number): Promise<number> => {
+        for (let i = 0; i < tickets; i++) await h.helpdesk.tickets.create(d.alice.user, { category: d.billing, title: `T${i}`, body: 'Body' })
+        clock.advance(2 * DAY)
+        const { result, queries } = await h.countQueries(async () => await h.helpdesk.automations.run())
+        assert.deepEqual(result.fired.flatMap((f) => f.ticket_ids), [], 'nothing fires')
+        return queries
+      }
+      const few = await statements(10)
+      const many = await statements(30)
+      assert.equal(many, few, `statements for 10 candidates (${few}) and for 40 (${many})`)
+    })
+
     it('fires once per anchor even when its action leaves the anchor alone, and is refused with a bad time condition', async (t) => {
       const clock = manualClock()
       const h = await buildApp(t, dialect, { clock })

@@ -11,7 +11,8 @@ import type { Tag } from '../knowledge-base/article.js'
 import type { WithIncludes } from '../store.js'
 import { requiredPlainText } from '../text-input.js'
 import { formatDateTime, parseDateTime } from '../time.js'
-import { conditionsAskBusinessHours, ticketCalendar, withinBusinessHours } from '../sla/ticket-business-hours.js'
+import type { BusinessCalendar } from '../sla/calendar.js'
+import { conditionsAskBusinessHours, ticketCalendars, withinBusinessHours } from '../sla/ticket-business-hours.js'
 import { runTriggerEffect } from '../triggers/trigger-effects.js'
 import { writeRuleChanges } from '../triggers/trigger-runner.js'
 import { automationActor, requireSignedIn, type ActorInput } from '../users/actor.js'
@@ -152,9 +153,10 @@ export class AutomationService {
       // Page through the whole range (keyset: anchor, then id), so tickets the conditions leave out never hide newer ones.
       while (ticketIds.length < AUTOMATION_LIMITS.perRun) {
         const page = await store.automations.due(automation.id, condition.anchor, cutoff, filter, pageSize, after)
-        for (const candidate of await this.matching(automation, page, now)) {
+        const { matches, calendars } = await this.matching(automation, page, now)
+        for (const candidate of matches) {
           if (ticketIds.length >= AUTOMATION_LIMITS.perRun) break
-          if (await this.fire(automation, candidate, now)) ticketIds.push(candidate.ticket.id)
+          if (await this.fire(automation, candidate, now, calendars.get(candidate.ticket.id) ?? null)) ticketIds.push(candidate.ticket.id)
         }
         const last = page.at(-1)
         const at = last?.instants[condition.anchor]
@@ -173,8 +175,8 @@ export class AutomationService {
    * condition reads the address): no transaction for the ones it leaves
    * out. `fire` judges each again on a fresh read, in its transaction.
    */
-  private async matching (automation: Automation, page: AutomationCandidate[], now: Date): Promise<AutomationCandidate[]> {
-    if (page.length === 0) return []
+  private async matching (automation: Automation, page: AutomationCandidate[], now: Date): Promise<{ matches: AutomationCandidate[], calendars: Map<number, BusinessCalendar | null> }> {
+    if (page.length === 0) return { matches: [], calendars: new Map() }
     const { store } = this.ctx
     const ids = page.map((candidate) => candidate.ticket.id)
     const fields = [...automation.conditions.all, ...automation.conditions.any].map((c) => c.field as string)
@@ -183,9 +185,11 @@ export class AutomationService {
     const needsEmail = fields.includes('customer_email_domain')
     const owners = needsEmail ? new Map((await store.users.findMany([...new Set(page.map((c) => c.ticket.user_id))])).map((user) => [user.id, user])) : null
     const asksHours = conditionsAskBusinessHours(automation.conditions) || automation.time_condition.business
+    // The page's calendars in a few reads (not three per ticket); `fire` reuses them.
+    const calendars = asksHours ? await ticketCalendars(store, ids) : new Map<number, BusinessCalendar | null>()
     const out: AutomationCandidate[] = []
     for (const candidate of page) {
-      const calendar = asksHours ? await ticketCalendar(store, candidate.ticket.id) : null
+      const calendar = calendars.get(candidate.ticket.id) ?? null
       if (!automationFires(automation.time_condition, instantsOf(candidate), now, calendar, markOf(candidate))) continue
       const owner = owners?.get(candidate.ticket.user_id)
       const holds = conditionsHold(automation.conditions, {
@@ -199,15 +203,13 @@ export class AutomationService {
       })
       if (holds) out.push(candidate)
     }
-    return out
+    return { matches: out, calendars }
   }
 
-  private async fire (automation: Automation, candidate: AutomationCandidate, now: Date): Promise<boolean> {
+  /** `calendar`: the ticket's SLA calendar as `matching` read it for its page (null when business hours do not matter here). */
+  private async fire (automation: Automation, candidate: AutomationCandidate, now: Date, calendar: BusinessCalendar | null): Promise<boolean> {
     const instants = instantsOf(candidate)
     const mark = markOf(candidate)
-    // The ticket's SLA calendar (its policy's, else the default one's) is read only when business hours matter to this automation.
-    const asksHours = conditionsAskBusinessHours(automation.conditions)
-    const calendar = automation.time_condition.business || asksHours ? await ticketCalendar(this.ctx.store, candidate.ticket.id) : null
     if (!automationFires(automation.time_condition, instants, now, calendar, mark)) return false
     const by = automationActor({ type: 'automation', id: automation.id, name: automation.name })
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {

@@ -39,6 +39,28 @@ export async function ticketCalendar (tx: Store, ticketId: number): Promise<Busi
   return policy === null ? null : await tx.sla.findCalendar(policy.calendar_id)
 }
 
+/**
+ * The calendars of many tickets in a fixed number of reads, whatever their
+ * number: their SLA states (one read), the policies (one), each distinct
+ * calendar (one per calendar in use, a handful). For a page of candidates.
+ */
+export async function ticketCalendars (tx: Store, ticketIds: readonly number[]): Promise<Map<number, BusinessCalendar | null>> {
+  const out = new Map<number, BusinessCalendar | null>()
+  if (ticketIds.length === 0) return out
+  const [states, policies] = [await tx.sla.ticketStates(ticketIds), await tx.sla.allPolicies()]
+  const calendars = new Map<number, BusinessCalendar | null>()
+  for (const id of ticketIds) {
+    const policy = ticketPolicyOf(policies, states.get(id)?.policy_id ?? null)
+    if (policy === null) {
+      out.set(id, null)
+      continue
+    }
+    if (!calendars.has(policy.calendar_id)) calendars.set(policy.calendar_id, await tx.sla.findCalendar(policy.calendar_id))
+    out.set(id, calendars.get(policy.calendar_id) ?? null)
+  }
+  return out
+}
+
 /** Whether `now` is within the business hours of the ticket's calendar (`ticketCalendar`). */
 export async function ticketWithinBusinessHours (tx: Store, ticketId: number, now: Date): Promise<boolean> {
   return withinBusinessHours(await ticketCalendar(tx, ticketId), now)
