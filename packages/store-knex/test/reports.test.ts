@@ -2,6 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ForbiddenError, rebuildReports, ValidationError, toCsv, updateReports, TICKET_FACT_COLUMNS, type ReportQuery } from '@helpdesk/core'
 import { testDialects } from '../src/index.js'
+import { migrationSource } from '../src/migrations/index.js'
 import { importLines, reportDesk, type ReportDesk } from './reports-fixture.js'
 
 /**
@@ -331,6 +332,29 @@ for (const dialect of testDialects()) {
       await updateReports(d.store, d.clock)
       assert.equal((await d.store.reports.allFacts()).length, 3)
       assert.equal(await d.store.reports.isBuilt(), true)
+    })
+
+    it('migration 0047 empties the rollups and marks them unbuilt; the next run keys every ticket by its priority (an upgrade)', async (t) => {
+      const d = await reportDesk(t, dialect)
+      const ids: number[] = []
+      for (const priority of ['low', 'urgent', 'urgent'] as const) {
+        const id = (await d.helpdesk.tickets.create(d.alice, { title: 'T', body: 'B', category: d.billing })).id
+        await d.helpdesk.tickets.update(d.admin, id, { priority })
+        ids.push(id)
+      }
+      await updateReports(d.store, d.clock)
+      // Down to 0044 (rollups without priority) and up again, as an upgrade over built rollups.
+      await d.store.knex.migrate.down({ migrationSource })
+      assert.equal(await d.store.knex.schema.hasColumn('report_hourly', 'priority'), false)
+      await d.store.knex.migrate.latest({ migrationSource })
+      assert.equal(await d.store.reports.isBuilt(), false)
+      assert.deepEqual([(await d.store.reports.allFacts()).length, (await d.store.reports.allHourly()).length, (await d.store.reports.allHistograms()).length], [0, 0, 0])
+      await updateReports(d.store, d.clock)
+      assert.equal(await d.store.reports.isBuilt(), true)
+      assert.deepEqual((await d.store.reports.allFacts()).map((f) => [f.ticket_id, f.priority]), [[ids[0], 'low'], [ids[1], 'urgent'], [ids[2], 'urgent']])
+      // Same hour, category, agent and channel: one row per priority under the new key.
+      assert.deepEqual((await d.store.reports.allHourly()).map((h) => [h.priority, h.created]), [['low', 1], ['urgent', 2]])
+      assert.deepEqual((await d.store.reports.allDaily()).map((h) => [h.priority, h.created]), [['low', 1], ['urgent', 2]])
     })
   })
 }
