@@ -79,6 +79,11 @@ eachDialect((dialect) => {
       assert.deepEqual(urgentRows.map((r: { ticket_id: number, priority: string }) => [r.ticket_id, r.priority]), [[sales.id, 'urgent']])
       assert.equal((await get('/reports/volume?from=2026-03-01&to=2026-03-31&priority=extreme')).statusCode, 422)
       assert.equal((await get('/reports/volume?from=2026-03-01&to=2026-03-31&group_by=mood')).statusCode, 422)
+      // The OpenAPI document lists priority among the groupings and as a filter of both report endpoints.
+      const doc = (await h.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, { get: { parameters: Array<{ name: string, schema: unknown }> } }> }
+      const params = (path: string): Map<string, string> => new Map(doc.paths[path]?.get.parameters.map((p) => [p.name, JSON.stringify(p.schema)]) ?? [])
+      assert.match(params('/api/v1/reports/{metric}').get('group_by') ?? '', /"priority"/)
+      for (const path of ['/api/v1/reports/{metric}', '/api/v1/reports/tickets']) assert.match(params(path).get('priority') ?? '', /"urgent"/, path)
 
       // Bad queries are 422s, never 500s.
       expectValidation(await get('/reports/volume?from=2026-03-01&to=2026-03-31&time_zone=Mars/Olympus'), 'time_zone')
