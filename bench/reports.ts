@@ -4,7 +4,7 @@
  * On the cached seeded databases of `pnpm bench` (bench-data.ts), for each
  * database and size:
  * 1. `reports:rebuild` (the rollups from scratch), timed;
- * 2. every report (ungrouped and grouped by category) over the whole seeded
+ * 2. every report (ungrouped, grouped by category and by priority) over the whole seeded
  *    range through `helpdesk.reports`, beside its naive SQL baseline (the
  *    same figure computed at request time from tickets, comments and
  *    resolutions, percentiles sorted in JS), median of `--runs` runs;
@@ -152,6 +152,7 @@ for (const db of dbs) {
         const baseline = naive[metric]
         reports.push({ report: metric, grouped: '-', ms: await timed(async () => await helpdesk.reports.report(admin, metric, query)), baselineMs: baseline === undefined ? null : await timed(baseline) })
         reports.push({ report: metric, grouped: 'category', ms: await timed(async () => await helpdesk.reports.report(admin, metric, { ...query, group_by: 'category' })), baselineMs: null })
+        reports.push({ report: metric, grouped: 'priority', ms: await timed(async () => await helpdesk.reports.report(admin, metric, { ...query, group_by: 'priority' })), baselineMs: null })
       }
       // The percentiles as before the histograms (every duration read and sorted), and in business time.
       for (const metric of ['first-response-time', 'resolution-time'] as const) {

@@ -13,7 +13,7 @@ eachDialect((dialect) => {
       const d = await desk(h)
       // Billing: created 09:00 by Alice, Gus answers and closes at 09:30. Sales: created 09:00, unanswered.
       const billing = await postTicket(h, d.alice.token, { category: d.billing })
-      await postTicket(h, d.bob.token, { category: d.sales })
+      const sales = await postTicket(h, d.bob.token, { category: d.sales })
       clock.advance(30 * 60_000)
       await postComment(h, d.agent.token, billing.id, { close: true })
       await h.helpdesk.reports.update()
@@ -42,11 +42,11 @@ eachDialect((dialect) => {
       assert.deepEqual([paged.data.length, paged.meta.next_after], [1, paged.data[0].ticket_id])
       const ticketCsv = await get('/reports/tickets?from=2026-03-01&to=2026-03-31&format=csv')
       const lines = ticketCsv.body.trim().split('\r\n')
-      assert.equal(lines[0], 'ticket_id,category_id,agent_id,channel,status,created_at,first_response_at,resolved_at,first_response_s,resolution_s,replies,reopens,rating,' +
+      assert.equal(lines[0], 'ticket_id,category_id,agent_id,channel,priority,status,created_at,first_response_at,resolved_at,first_response_s,resolution_s,replies,reopens,rating,' +
         'first_response_bs,resolution_bs,sla_first_response,sla_next_response,sla_resolution')
       assert.equal(lines.length, 3)
       // The default SLA policy (24/7, no targets): business time is calendar time, no verdicts.
-      assert.equal(lines[1], `${billing.id as number},${d.billing},,api,3,2026-03-02 09:00:00,2026-03-02 09:30:00,2026-03-02 09:30:00,1800,1800,1,0,,1800,1800,,,`)
+      assert.equal(lines[1], `${billing.id as number},${d.billing},,api,normal,3,2026-03-02 09:00:00,2026-03-02 09:30:00,2026-03-02 09:30:00,1800,1800,1,0,,1800,1800,,,`)
       assert.deepEqual(rows.data.find((r: { ticket_id: number }) => r.ticket_id === billing.id).first_response_bs, 1800)
 
       // Business time and SLA attainment over HTTP (no targets on the default policy: no verdicts yet).
@@ -65,6 +65,25 @@ eachDialect((dialect) => {
       expectError(await get('/reports/volume?from=2026-03-01&to=2026-03-31', d.agent.token), 403)
       expectError(await get('/reports/tickets?from=2026-03-01&to=2026-03-31&format=csv', d.agent.token), 403)
       assert.equal(expectStatus(await h.inject({ method: 'GET', url: '/api/v1/settings', token: d.admin.token }), 200).data['reports.admins_only'], true)
+
+      // By priority: the Sales ticket made urgent moves to its own group; a filter narrows to it.
+      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${sales.id as number}`, token: d.admin.token, payload: { priority: 'urgent' } }), 200)
+      await h.helpdesk.reports.update()
+      const byPriority = expectStatus(await get('/reports/volume?from=2026-03-01&to=2026-03-31&group_by=priority'), 200).data
+      assert.deepEqual([byPriority.group_by, byPriority.rows], ['priority', [
+        { period: '2026-03-02', group: 'normal', created: 1, resolved: 1 }, { period: '2026-03-02', group: 'urgent', created: 1, resolved: 0 }
+      ]])
+      assert.equal((await get('/reports/backlog?from=2026-03-01&to=2026-03-31&group_by=priority&format=csv')).body, 'group,age,tickets\r\nurgent,0-1d,1\r\n')
+      assert.deepEqual(expectStatus(await get('/reports/volume?from=2026-03-01&to=2026-03-31&priority=normal'), 200).data.rows, [{ period: '2026-03-02', created: 1, resolved: 1 }])
+      const urgentRows = expectStatus(await get('/reports/tickets?from=2026-03-01&to=2026-03-31&priority=urgent'), 200).data
+      assert.deepEqual(urgentRows.map((r: { ticket_id: number, priority: string }) => [r.ticket_id, r.priority]), [[sales.id, 'urgent']])
+      assert.equal((await get('/reports/volume?from=2026-03-01&to=2026-03-31&priority=extreme')).statusCode, 422)
+      assert.equal((await get('/reports/volume?from=2026-03-01&to=2026-03-31&group_by=mood')).statusCode, 422)
+      // The OpenAPI document lists priority among the groupings and as a filter of both report endpoints.
+      const doc = (await h.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, { get: { parameters: Array<{ name: string, schema: unknown }> } }> }
+      const params = (path: string): Map<string, string> => new Map(doc.paths[path]?.get.parameters.map((p) => [p.name, JSON.stringify(p.schema)]) ?? [])
+      assert.match(params('/api/v1/reports/{metric}').get('group_by') ?? '', /"priority"/)
+      for (const path of ['/api/v1/reports/{metric}', '/api/v1/reports/tickets']) assert.match(params(path).get('priority') ?? '', /"urgent"/, path)
 
       // Bad queries are 422s, never 500s.
       expectValidation(await get('/reports/volume?from=2026-03-01&to=2026-03-31&time_zone=Mars/Olympus'), 'time_zone')

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  bucketBounds, bucketOf, HISTOGRAM_MAX_ERROR, histogramDelta, hourlyDelta, rebuildReports, updateReports,
+  bucketBounds, bucketOf, HISTOGRAM_MAX_ERROR, histogramDelta, hourlyDelta, PRIORITIES, rebuildReports, updateReports,
   type DurationMetric, type ReportDimension, type ReportScope, type TicketFact
 } from '@helpdesk/core'
 import { testDialects } from '../src/index.js'
@@ -37,6 +37,7 @@ function syntheticFacts (n: number, categories: number[], agents: number[]): Tic
       category_id: categories[Math.floor(r() * categories.length)] as number,
       agent_id: r() < 0.2 ? null : agents[Math.floor(r() * agents.length)] as number,
       channel: channels[Math.floor(r() * channels.length)] as typeof channels[number],
+      priority: PRIORITIES[Math.floor(r() * PRIORITIES.length)] as typeof PRIORITIES[number],
       status: res === null ? 1 : 3,
       created_at: at(created),
       first_response_at: frs === null ? null : at(created + frs * 1000),
@@ -88,6 +89,9 @@ for (const dialect of testDialects()) {
         { from: '2026-02-03', to: '2026-04-27', zone: 'America/New_York', groupBy: 'category' },
         { from: '2026-01-20', to: '2026-04-30', zone: 'Asia/Kolkata', groupBy: 'agent' },
         { from: '2026-02-01', to: '2026-03-31', zone: 'UTC', groupBy: 'channel' },
+        { from: '2026-01-28', to: '2026-04-20', zone: 'Europe/Berlin', groupBy: 'priority' },
+        { from: '2026-01-20', to: '2026-04-30', zone: 'America/New_York', groupBy: null, filter: { priority: 'urgent' } },
+        { from: '2026-01-20', to: '2026-04-30', zone: 'UTC', groupBy: 'priority', filter: { priority: 'low' } },
         { from: '2026-02-10', to: '2026-02-10', zone: 'Asia/Tokyo', groupBy: null },
         { from: '2026-01-20', to: '2026-04-30', zone: 'UTC', groupBy: null, filter: { categories: [d.sales] } },
         { from: '2026-01-20', to: '2026-04-30', zone: 'UTC', groupBy: 'category', filter: { category: d.billing } },
@@ -138,6 +142,7 @@ for (const dialect of testDialects()) {
       await d.helpdesk.tickets.delete(d.admin, ids[0] as number)
       d.clock.set('2026-03-07 09:00:00')
       await d.helpdesk.tickets.update(d.admin, ids[1] as number, { category: d.sales })
+      await d.helpdesk.tickets.update(d.admin, ids[2] as number, { priority: 'high' })
       d.clock.set('2026-03-07 10:00:00')
       await updateReports(d.store, d.clock)
       const live = await d.store.reports.allHistograms()
@@ -145,6 +150,9 @@ for (const dialect of testDialects()) {
       // Three tickets with a first response, each at its day and its month (1,440 s and 1,860 s: two buckets in Billing).
       assert.equal(live.filter((c) => c.metric === 'first_response_s' && c.dim === 'all' && c.period.length === 10).length, 3)
       assert.deepEqual(live.filter((c) => c.metric === 'first_response_s' && c.dim === 'category').map((c) => c.grp).sort(), [d.billing, d.billing, d.billing, d.billing, d.sales, d.sales].map(String).sort())
+      // The priority breakdown follows a priority change (1,440 s moved from normal to high).
+      assert.deepEqual(live.filter((c) => c.metric === 'first_response_s' && c.dim === 'priority').map((c) => `${c.grp}:${c.bucket}`).sort(),
+        live.filter((c) => c.metric === 'first_response_s' && c.dim === 'category').map((c) => `${c.total_s === 1440 ? 'high' : 'normal'}:${c.bucket}`).sort())
       await rebuildReports(d.store)
       assert.deepEqual(await d.store.reports.allHistograms(), live)
     })

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { HelpdeskError, rebuildReports, updateReports } from '@helpdesk/core'
+import { HelpdeskError, PRIORITIES, rebuildReports, updateReports } from '@helpdesk/core'
 import { testDialects } from '../src/index.js'
 import { reportDesk, type ReportDesk } from './reports-fixture.js'
 
@@ -12,6 +12,7 @@ type Action =
   | { kind: 'assign', ticket: number, agent: number }
   | { kind: 'recategorize', ticket: number, category: number }
   | { kind: 'status', ticket: number, status: number }
+  | { kind: 'priority', ticket: number, priority: number }
   | { kind: 'delete', ticket: number }
   | { kind: 'update' }
 
@@ -22,6 +23,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('assign' as const), ticket: fc.nat(5), agent: fc.nat(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('recategorize' as const), ticket: fc.nat(5), category: fc.nat(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('status' as const), ticket: fc.integer({ min: 0, max: 5 }), status: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('priority' as const), ticket: fc.nat(5), priority: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), ticket: fc.nat(5) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'update' as const }) }
 )
@@ -53,6 +55,8 @@ async function run (d: ReportDesk, tickets: number[], a: Action, minutes: number
       await h.tickets.update(d.admin, id, { category: a.category === 0 ? d.billing : d.sales })
     } else if (a.kind === 'status') {
       await h.tickets.update(d.admin, id, { status: a.status })
+    } else if (a.kind === 'priority') {
+      await h.tickets.update(d.admin, id, { priority: PRIORITIES[a.priority] })
     } else {
       await h.tickets.delete(d.admin, id)
     }

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ForbiddenError, rebuildReports, ValidationError, toCsv, updateReports, TICKET_FACT_COLUMNS, type ReportQuery } from '@helpdesk/core'
 import { testDialects } from '../src/index.js'
+import { migrationSource } from '../src/migrations/index.js'
 import { importLines, reportDesk, type ReportDesk } from './reports-fixture.js'
 
 /**
@@ -143,7 +144,7 @@ for (const dialect of testDialects()) {
       const facts = await r.tickets(admin, week)
       const byId = new Map(facts.map((f) => [f.ticket_id, f]))
       assert.deepEqual(byId.get(ids.a as number), {
-        ticket_id: ids.a, category_id: d.billing, agent_id: d.agent.id, channel: 'api', status: 3, created_at: '2026-03-02 09:00:00',
+        ticket_id: ids.a, category_id: d.billing, agent_id: d.agent.id, channel: 'api', priority: 'normal', status: 3, created_at: '2026-03-02 09:00:00',
         first_response_at: '2026-03-02 09:30:00', resolved_at: '2026-03-02 14:00:00', first_response_s: 1800, resolution_s: 18000,
         replies: 4, reopens: 2, rating: null,
         // The default SLA policy (24/7, no targets) applies: business time is calendar time, no verdicts.
@@ -170,6 +171,88 @@ for (const dialect of testDialects()) {
       assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }, live)
       await rebuildReports(d.store)
       assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }, live)
+    })
+
+    it('groups and filters every metric by priority, and a priority change moves the ticket\'s counts', async (t) => {
+      const d = await reportDesk(t, dialect)
+      const ids = await buildFixture(d)
+      await updateReports(d.store, d.clock)
+      const r = d.helpdesk.reports
+      const admin = d.admin
+      const byPriority: ReportQuery = { ...week, group_by: 'priority' }
+      // Every ticket is normal so far (the default; B was imported without one).
+      assert.deepEqual((await r.report(admin, 'first-response-time', byPriority)).rows, [{ group: 'normal', tickets: 5, mean_s: 48120, median_s: 3600, p90_s: 230400 }])
+      assert.deepEqual((await r.report(admin, 'satisfaction', byPriority)).rows, [{ group: 'normal', resolved: 4, good: 1, bad: 1, score: 0.5 }])
+
+      // A becomes urgent, D and E high: their facts move (a priority change is a ticket event the job reads).
+      d.clock.set('2026-03-09 11:00:00')
+      await d.helpdesk.tickets.update(admin, ids.a as number, { priority: 'urgent' })
+      await d.helpdesk.tickets.update(admin, ids.d as number, { priority: 'high' })
+      await d.helpdesk.tickets.update(admin, ids.e as number, { priority: 'high' })
+      await updateReports(d.store, d.clock)
+      // Groups in priority order (low to urgent), not by name.
+      assert.deepEqual((await r.report(admin, 'first-response-time', byPriority)).rows, [
+        { group: 'normal', tickets: 2, mean_s: 3600, median_s: 3600, p90_s: 3600 },
+        { group: 'high', tickets: 2, mean_s: 115800, median_s: 1200, p90_s: 230400 },
+        { group: 'urgent', tickets: 1, mean_s: 1800, median_s: 1800, p90_s: 1800 }
+      ])
+      assert.deepEqual((await r.report(admin, 'resolution-time', byPriority)).rows, [
+        { group: 'normal', tickets: 1, mean_s: 14400, median_s: 14400, p90_s: 14400 },
+        { group: 'high', tickets: 2, mean_s: 115800, median_s: 1200, p90_s: 230400 },
+        { group: 'urgent', tickets: 1, mean_s: 18000, median_s: 18000, p90_s: 18000 }
+      ])
+      assert.deepEqual((await r.report(admin, 'replies', byPriority)).rows, [
+        { group: 'normal', resolved: 1, replies: 2, mean_replies: 2 },
+        { group: 'high', resolved: 2, replies: 2, mean_replies: 1 },
+        { group: 'urgent', resolved: 1, replies: 4, mean_replies: 4 }
+      ])
+      assert.deepEqual((await r.report(admin, 'reopen-rate', byPriority)).rows.map((row) => [row.group, row.reopened, row.reopen_rate]), [['normal', 0, 0], ['high', 0, 0], ['urgent', 1, 1]])
+      assert.deepEqual((await r.report(admin, 'satisfaction', byPriority)).rows, [
+        { group: 'normal', resolved: 1, good: 0, bad: 0, score: null },
+        { group: 'high', resolved: 2, good: 1, bad: 1, score: 0.5 },
+        { group: 'urgent', resolved: 1, good: 0, bad: 0, score: null }
+      ])
+      assert.deepEqual((await r.report(admin, 'backlog', byPriority)).rows, [{ group: 'normal', age: '3-7d', tickets: 1 }])
+      assert.deepEqual((await r.report(admin, 'volume', byPriority)).rows, [
+        { period: '2026-03-01', group: 'normal', created: 1, resolved: 1 },
+        { period: '2026-03-02', group: 'urgent', created: 1, resolved: 1 },
+        { period: '2026-03-03', group: 'normal', created: 1, resolved: 0 },
+        { period: '2026-03-04', group: 'high', created: 1, resolved: 1 },
+        { period: '2026-03-06', group: 'high', created: 1, resolved: 0 },
+        { period: '2026-03-09', group: 'high', created: 0, resolved: 1 }
+      ])
+      // In Tokyo, E was created on Saturday the 7th: the moved hours keep their priority.
+      assert.deepEqual((await r.report(admin, 'volume', { ...byPriority, time_zone: 'Asia/Tokyo', to: '2026-03-10' })).rows.filter((row) => row.group === 'high').map((row) => row.period), ['2026-03-04', '2026-03-07', '2026-03-09'])
+      // Filtered by priority, alone and with another dimension (which reads the exact durations).
+      assert.deepEqual((await r.report(admin, 'resolution-time', { ...week, priority: 'high' })).rows, [{ tickets: 2, mean_s: 115800, median_s: 1200, p90_s: 230400 }])
+      assert.deepEqual((await r.report(admin, 'resolution-time', { ...week, priority: 'high', group_by: 'agent' })).rows.map((row) => [row.group, row.tickets]),
+        [[d.agent.id, 1], [d.seller.id, 1]].sort((x, y) => Number(x[0]) - Number(y[0])))
+      assert.deepEqual((await r.report(admin, 'replies', { ...week, priority: 'urgent' })).rows, [{ resolved: 1, replies: 4, mean_replies: 4 }])
+      assert.deepEqual((await r.report(admin, 'volume', { ...week, priority: 'low' })).rows, [])
+      assert.deepEqual((await r.tickets(admin, { ...week, priority: 'high' })).map((f) => f.ticket_id).sort((x, y) => x - y), [ids.d, ids.e])
+      // From the histograms (forced): the same counts and means, the percentiles within their bucket.
+      r.exactPercentilesUpTo = 0
+      const estimated = await r.report(admin, 'resolution-time', byPriority)
+      assert.equal(estimated.estimated, true)
+      assert.deepEqual(estimated.rows.map((row) => [row.group, row.tickets, row.mean_s]), [['normal', 1, 14400], ['high', 2, 115800], ['urgent', 1, 18000]])
+      const estimatedHigh = await r.report(admin, 'first-response-time', { ...week, priority: 'high' })
+      assert.equal(estimatedHigh.estimated, true)
+      assert.deepEqual(estimatedHigh.rows.map((row) => [row.tickets, row.mean_s]), [[2, 115800]])
+      r.exactPercentilesUpTo = 20_000
+      await assert.rejects(r.report(admin, 'volume', { ...week, priority: 'extreme' }), ValidationError)
+      await assert.rejects(r.report(admin, 'volume', { ...week, group_by: 'mood' as 'priority' }), ValidationError)
+
+      // Back to normal: the counts move back; live and rebuilt rollups agree at each step.
+      const snapshot = async (): Promise<unknown> => ({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() })
+      const live = await snapshot()
+      await rebuildReports(d.store)
+      assert.deepEqual(await snapshot(), live)
+      await d.helpdesk.tickets.update(admin, ids.a as number, { priority: 'normal' })
+      await updateReports(d.store, d.clock)
+      assert.deepEqual((await r.report(admin, 'reopen-rate', byPriority)).rows.map((row) => [row.group, row.resolved, row.reopened]), [['normal', 2, 1], ['high', 2, 0]])
+      const moved = await snapshot()
+      await rebuildReports(d.store)
+      assert.deepEqual(await snapshot(), moved)
     })
 
     it('measures business time on the SLA calendar and counts SLA targets met and breached', async (t) => {
@@ -215,6 +298,15 @@ for (const dialect of testDialects()) {
       assert.deepEqual((await r.report(admin, 'sla-attainment', { ...query, group_by: 'category' })).rows.map((row) => [row.group, row.target, row.met, row.breached]), [
         [d.billing, 'first_response', 1, 1], [d.billing, 'next_response', 0, 1], [d.billing, 'resolution', 1, 0]
       ])
+      // By priority: T1 made urgent afterwards carries its verdicts with it.
+      clock.set('2026-03-09 12:30:00')
+      await h.tickets.update(admin, t1, { priority: 'urgent' })
+      await updateReports(d.store, clock)
+      assert.deepEqual((await r.report(admin, 'sla-attainment', { ...query, group_by: 'priority' })).rows.map((row) => [row.group, row.target, row.met, row.breached]), [
+        ['normal', 'first_response', 1, 0], ['normal', 'next_response', 0, 1],
+        ['urgent', 'first_response', 0, 1], ['urgent', 'resolution', 1, 0]
+      ])
+      assert.deepEqual((await r.report(admin, 'sla-attainment', { ...query, priority: 'urgent' })).rows.map((row) => [row.target, row.rate]), [['first_response', 0], ['resolution', 1]])
       const facts = new Map((await r.tickets(admin, query)).map((f) => [f.ticket_id, f]))
       assert.deepEqual([t1, t2, t3].map((id) => { const f = facts.get(id); return [f?.first_response_bs, f?.resolution_bs, f?.sla_first_response, f?.sla_next_response, f?.sla_resolution] }), [
         [5400, 7200, 'breached', null, 'met'],
@@ -224,9 +316,9 @@ for (const dialect of testDialects()) {
       const csv = toCsv((await r.report(admin, 'sla-attainment', query)).columns, sla.rows)
       assert.equal(csv, 'target,met,breached,rate\r\nfirst_response,1,1,0.5\r\nnext_response,0,1,0\r\nresolution,1,0,1\r\n')
       // A rebuild gives the same.
-      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), histograms: await d.store.reports.allHistograms() }
+      const live = { facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }
       await rebuildReports(d.store)
-      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), histograms: await d.store.reports.allHistograms() }, live)
+      assert.deepEqual({ facts: await d.store.reports.allFacts(), hourly: await d.store.reports.allHourly(), daily: await d.store.reports.allDaily(), histograms: await d.store.reports.allHistograms() }, live)
       await assert.rejects(r.report(admin, 'first-response-time', { ...query, time: 'office' as 'business' }), ValidationError)
     })
 
@@ -240,6 +332,29 @@ for (const dialect of testDialects()) {
       await updateReports(d.store, d.clock)
       assert.equal((await d.store.reports.allFacts()).length, 3)
       assert.equal(await d.store.reports.isBuilt(), true)
+    })
+
+    it('migration 0047 empties the rollups and marks them unbuilt; the next run keys every ticket by its priority (an upgrade)', async (t) => {
+      const d = await reportDesk(t, dialect)
+      const ids: number[] = []
+      for (const priority of ['low', 'urgent', 'urgent'] as const) {
+        const id = (await d.helpdesk.tickets.create(d.alice, { title: 'T', body: 'B', category: d.billing })).id
+        await d.helpdesk.tickets.update(d.admin, id, { priority })
+        ids.push(id)
+      }
+      await updateReports(d.store, d.clock)
+      // Down to 0044 (rollups without priority) and up again, as an upgrade over built rollups.
+      await d.store.knex.migrate.down({ migrationSource })
+      assert.equal(await d.store.knex.schema.hasColumn('report_hourly', 'priority'), false)
+      await d.store.knex.migrate.latest({ migrationSource })
+      assert.equal(await d.store.reports.isBuilt(), false)
+      assert.deepEqual([(await d.store.reports.allFacts()).length, (await d.store.reports.allHourly()).length, (await d.store.reports.allHistograms()).length], [0, 0, 0])
+      await updateReports(d.store, d.clock)
+      assert.equal(await d.store.reports.isBuilt(), true)
+      assert.deepEqual((await d.store.reports.allFacts()).map((f) => [f.ticket_id, f.priority]), [[ids[0], 'low'], [ids[1], 'urgent'], [ids[2], 'urgent']])
+      // Same hour, category, agent and channel: one row per priority under the new key.
+      assert.deepEqual((await d.store.reports.allHourly()).map((h) => [h.priority, h.created]), [['low', 1], ['urgent', 2]])
+      assert.deepEqual((await d.store.reports.allDaily()).map((h) => [h.priority, h.created]), [['low', 1], ['urgent', 2]])
     })
   })
 }

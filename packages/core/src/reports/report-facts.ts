@@ -1,6 +1,8 @@
+import { PRIORITIES, type Priority } from '../automation/rule-conditions.js'
 import { businessMsBetween } from '../sla/business-time.js'
 import type { BusinessCalendar } from '../sla/calendar.js'
 import type { SlaTargetName, TicketSlaState } from '../sla/sla-store.js'
+import { priorityOfRank } from '../tickets/ticket-tags.js'
 import { parseDateTime, type DateTimeString } from '../time.js'
 
 /**
@@ -18,9 +20,24 @@ export function isReportChannel (value: unknown): value is ReportChannel {
   return typeof value === 'string' && (REPORT_CHANNELS as readonly string[]).includes(value)
 }
 
+/** The priorities a report groups and filters by, lowest first (a ticket's priority now). */
+export const REPORT_PRIORITIES = PRIORITIES
+
+/**
+ * The order of a report's groups: priorities by rank (low to urgent), other
+ * values as text with numbers in numeric order (category and agent ids, channels).
+ */
+export function compareReportGroups (a: number | string | null, b: number | string | null): number {
+  const ra = (PRIORITIES as readonly unknown[]).indexOf(a)
+  const rb = (PRIORITIES as readonly unknown[]).indexOf(b)
+  if (ra >= 0 && rb >= 0) return ra - rb
+  return String(a).localeCompare(String(b), 'en', { numeric: true })
+}
+
 /** What the facts of a ticket are computed from (read in batch by the store). */
 export interface TicketFactSource {
-  ticket: { id: number, category_id: number, assigned_agent_id: number | null, status: number, created_at: DateTimeString, updated_at: DateTimeString }
+  /** `priority`: the stored rank (0 low … 3 urgent). */
+  ticket: { id: number, category_id: number, assigned_agent_id: number | null, status: number, priority: number, created_at: DateTimeString, updated_at: DateTimeString }
   /** From `ticket_channels`; null when never recorded. */
   channel: string | null
   /** Whether the ticket came from an import (its channel when none was recorded). */
@@ -44,6 +61,8 @@ export interface TicketFact {
   category_id: number
   agent_id: number | null
   channel: ReportChannel
+  /** The ticket's priority now. */
+  priority: Priority
   status: number
   created_at: DateTimeString
   /** The first public staff reply. */
@@ -108,6 +127,7 @@ export function ticketFact (source: TicketFactSource): TicketFact {
     category_id: ticket.category_id,
     agent_id: ticket.assigned_agent_id,
     channel,
+    priority: priorityOfRank(ticket.priority),
     status: ticket.status,
     created_at: ticket.created_at,
     first_response_at: firstResponse,
@@ -133,7 +153,7 @@ function businessSeconds (source: TicketFactSource, from: DateTimeString, to: Da
 }
 
 /** The key of an hourly rollup row. `agent_id` 0: unassigned. */
-export interface HourlyKey { hour: DateTimeString, category_id: number, agent_id: number, channel: string }
+export interface HourlyKey { hour: DateTimeString, category_id: number, agent_id: number, channel: string, priority: string }
 
 export const HOURLY_MEASURES = [
   'created', 'first_responded', 'first_response_s', 'resolved', 'resolution_s', 'replies', 'reopened', 'reopens', 'rated_good', 'rated_bad',
@@ -149,7 +169,7 @@ export function hourOf (at: DateTimeString): DateTimeString {
 }
 
 export function hourlyKeyString (key: HourlyKey): string {
-  return `${key.hour}|${key.category_id}|${key.agent_id}|${key.channel}`
+  return `${key.hour}|${key.category_id}|${key.agent_id}|${key.channel}|${key.priority}`
 }
 
 function emptyMeasures (): Record<HourlyMeasure, number> {
@@ -159,10 +179,10 @@ function emptyMeasures (): Record<HourlyMeasure, number> {
 /**
  * What one ticket adds to the hourly rollup: at its creation hour (created,
  * first responses) and at its resolution hour (resolved, resolution time,
- * replies, reopens, rating), under its current category, agent and channel.
+ * replies, reopens, rating), under its current category, agent, channel and priority.
  */
 export function hourlyContributions (fact: TicketFact): HourlyRow[] {
-  const base = { category_id: fact.category_id, agent_id: fact.agent_id ?? 0, channel: fact.channel }
+  const base = { category_id: fact.category_id, agent_id: fact.agent_id ?? 0, channel: fact.channel, priority: fact.priority }
   const created: HourlyRow = { ...base, hour: hourOf(fact.created_at), ...emptyMeasures(), created: 1 }
   if (fact.first_response_s !== null) {
     created.first_responded = 1
@@ -199,7 +219,7 @@ export function hourlyDelta (before: readonly TicketFact[], after: readonly Tick
   const add = (fact: TicketFact, sign: 1 | -1): void => {
     for (const row of hourlyContributions(fact)) {
       const key = hourlyKeyString(row)
-      const sum = rows.get(key) ?? { hour: row.hour, category_id: row.category_id, agent_id: row.agent_id, channel: row.channel, ...emptyMeasures() }
+      const sum = rows.get(key) ?? { hour: row.hour, category_id: row.category_id, agent_id: row.agent_id, channel: row.channel, priority: row.priority, ...emptyMeasures() }
       for (const m of HOURLY_MEASURES) sum[m] += sign * row[m]
       rows.set(key, sum)
     }

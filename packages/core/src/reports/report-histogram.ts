@@ -4,8 +4,8 @@ import type { TicketFact } from './report-facts.js'
 /**
  * Duration histograms (docs/reports.md#percentiles-over-long-ranges): per UTC
  * day and per UTC month, per metric, the count and sum of durations in fixed
- * log-spaced buckets, for all tickets and for each category, agent and
- * channel. The median and 90th percentile of a long range are then found by
+ * log-spaced buckets, for all tickets and for each category, agent,
+ * channel and priority. The median and 90th percentile of a long range are then found by
  * summing bucket counts instead of sorting every ticket's duration: the
  * bucket holding the nearest-rank value is exact, the value within it is
  * estimated as the bucket's midpoint, off by at most half the bucket's width
@@ -27,7 +27,7 @@ export const DURATION_AT: Record<DurationMetric, 'created_at' | 'resolved_at'> =
   first_response_s: 'created_at', resolution_s: 'resolved_at', first_response_bs: 'created_at', resolution_bs: 'resolved_at'
 }
 /** The histograms' breakdowns: `all` tickets (group ''), and by each dimension (group: its value as text, agent 0 for none). */
-export const HISTOGRAM_DIMENSIONS = ['all', 'category', 'agent', 'channel'] as const
+export const HISTOGRAM_DIMENSIONS = ['all', 'category', 'agent', 'channel', 'priority'] as const
 export type HistogramDimension = typeof HISTOGRAM_DIMENSIONS[number]
 
 /** The bucket of a duration in seconds (non-negative integer). */
@@ -77,7 +77,7 @@ const histogramKey = (r: Pick<HistogramRow, 'period' | 'metric' | 'dim' | 'grp' 
 /** What one ticket adds to the histograms: each of its durations, at its day and month, under every breakdown. */
 export function histogramContributions (fact: TicketFact): HistogramRow[] {
   const rows: HistogramRow[] = []
-  const groups: Record<HistogramDimension, string> = { all: '', category: String(fact.category_id), agent: String(fact.agent_id ?? 0), channel: fact.channel }
+  const groups: Record<HistogramDimension, string> = { all: '', category: String(fact.category_id), agent: String(fact.agent_id ?? 0), channel: fact.channel, priority: fact.priority }
   for (const metric of DURATION_METRICS) {
     const value = fact[metric]
     const at: DateTimeString | null = fact[DURATION_AT[metric]]

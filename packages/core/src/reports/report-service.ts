@@ -6,13 +6,13 @@ import { requirePerson, type ActorInput } from '../users/actor.js'
 import { Role } from '../users/user.js'
 import { ensureAdmin, ensureStaff } from '../users/user-policy.js'
 import { rebuildReports, updateReports } from './report-updater.js'
-import { isReportChannel, type TicketFact } from './report-facts.js'
+import { compareReportGroups, isReportChannel, REPORT_PRIORITIES, type TicketFact } from './report-facts.js'
 import type { ReportDimension, ReportScope } from './report-store.js'
 import { offsetSegments, utcRange, weekStart } from './report-time.js'
 
 export const REPORT_METRICS = ['first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'volume', 'backlog', 'satisfaction', 'sla-attainment'] as const
 export type ReportMetric = typeof REPORT_METRICS[number]
-export const REPORT_DIMENSIONS: readonly ReportDimension[] = ['category', 'agent', 'channel']
+export const REPORT_DIMENSIONS: readonly ReportDimension[] = ['category', 'agent', 'channel', 'priority']
 
 export function isReportMetric (value: string): value is ReportMetric {
   return (REPORT_METRICS as readonly string[]).includes(value)
@@ -34,6 +34,8 @@ export interface ReportQuery {
   category?: number
   agent?: number
   channel?: string
+  /** Only tickets of this priority (low, normal, high, urgent), as it is now. */
+  priority?: string
 }
 
 export type ReportCell = string | number | null
@@ -105,12 +107,15 @@ export class ReportService {
     }
     if (query.time !== undefined && query.time !== 'calendar' && query.time !== 'business') errors.time = ['Must be calendar or business.']
     if (query.channel !== undefined && !isReportChannel(query.channel)) errors.channel = ['Must be console, api, mail, import, cli or unknown.']
+    if (query.priority !== undefined && !(REPORT_PRIORITIES as readonly string[]).includes(query.priority)) errors.priority = [`Must be ${REPORT_PRIORITIES.join(', ')}.`]
+    if (query.group_by !== undefined && !REPORT_DIMENSIONS.includes(query.group_by)) errors.group_by = [`Must be ${REPORT_DIMENSIONS.join(', ')}.`]
     if (Object.keys(errors).length > 0) throw new ValidationError(errors)
     const range = utcRange(query.from, query.to, zone)
     const scope: ReportScope = { from: range.from, to: range.to }
     if (query.category !== undefined) scope.category = query.category
     if (query.agent !== undefined) scope.agent = query.agent
     if (query.channel !== undefined) scope.channel = query.channel
+    if (query.priority !== undefined) scope.priority = query.priority
     // An agent: the tickets of their categories, or their own figures (assigned to them) wherever they are.
     if (actor.role !== Role.Admin && query.agent !== actor.id) scope.categories = await this.ctx.store.users.categoryIds(actor.id)
     return { scope, zone }
@@ -160,7 +165,7 @@ export class ReportService {
         }
         const rows = [...sums.values()]
           .filter((s) => s.created !== 0 || s.resolved !== 0)
-          .sort((a, b) => a.period < b.period ? -1 : a.period > b.period ? 1 : String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
+          .sort((a, b) => a.period < b.period ? -1 : a.period > b.period ? 1 : compareReportGroups(a.group, b.group))
           .map((s) => ({ period: s.period, ...(groupBy === null ? {} : { group: s.group }), created: s.created, resolved: s.resolved }))
         return { ...head, columns: ['period', ...grouped, 'created', 'resolved'], rows }
       }
@@ -179,11 +184,11 @@ export class ReportService {
           sums.set(key, sum)
         }
         const list = [...sums.values()].filter((s) => s.resolved !== 0)
-          .sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
+          .sort((a, b) => compareReportGroups(a.group, b.group))
         const g = (s: { group: ReportCell }): Record<string, ReportCell> => groupBy === null ? {} : { group: s.group }
         if (metric === 'sla-attainment') {
           const rows: Array<Record<string, ReportCell>> = []
-          for (const h of [...hours].sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))) {
+          for (const h of [...hours].sort((a, b) => compareReportGroups(a.group, b.group))) {
             for (const target of SLA_REPORT_TARGETS) {
               const met = h[`sla_${target}_met`]
               const breached = h[`sla_${target}_breached`]
@@ -236,7 +241,7 @@ export class ReportService {
 
 /** The columns of the ticket-level rows. */
 export const TICKET_FACT_COLUMNS: ReadonlyArray<keyof TicketFact> = [
-  'ticket_id', 'category_id', 'agent_id', 'channel', 'status', 'created_at', 'first_response_at', 'resolved_at',
+  'ticket_id', 'category_id', 'agent_id', 'channel', 'priority', 'status', 'created_at', 'first_response_at', 'resolved_at',
   'first_response_s', 'resolution_s', 'replies', 'reopens', 'rating', 'first_response_bs', 'resolution_bs',
   'sla_first_response', 'sla_next_response', 'sla_resolution'
 ]

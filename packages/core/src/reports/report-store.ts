@@ -11,13 +11,15 @@ export interface ReportScope {
   category?: number
   agent?: number
   channel?: string
+  /** Only tickets of this priority (now). */
+  priority?: string
 }
 
-export type ReportDimension = 'category' | 'agent' | 'channel'
+export type ReportDimension = 'category' | 'agent' | 'channel' | 'priority'
 
 /** Sums of the hourly rollup for one hour and group. */
-export interface HourlySums extends Omit<HourlyRow, 'category_id' | 'agent_id' | 'channel'> {
-  /** The group's value (category id, agent id with 0 for none, channel), or null when ungrouped. */
+export interface HourlySums extends Omit<HourlyRow, 'category_id' | 'agent_id' | 'channel' | 'priority'> {
+  /** The group's value (category id, agent id with 0 for none, channel, priority), or null when ungrouped. */
   group: number | string | null
 }
 

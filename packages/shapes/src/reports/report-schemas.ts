@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { REPORT_CHANNELS, REPORT_METRICS } from '@helpdesk/core'
+import { REPORT_CHANNELS, REPORT_DIMENSIONS, REPORT_METRICS, REPORT_PRIORITIES } from '@helpdesk/core'
 import { DateTime, Nullable } from '../common.js'
 
 const LocalDate = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-03-01'] })
-const Dimension = Type.Union([Type.Literal('category'), Type.Literal('agent'), Type.Literal('channel')], {
-  description: 'Groups the rows: by category id, assigned agent id (0: unassigned) or channel.'
+const Dimension = Type.Union(REPORT_DIMENSIONS.map((d) => Type.Literal(d)), {
+  description: 'Groups the rows: by category id, assigned agent id (0: unassigned), channel or priority (low to urgent, as it is now).'
 })
+const PriorityName = Type.Union(REPORT_PRIORITIES.map((p) => Type.Literal(p)), { description: 'Only tickets of this priority (as it is now).' })
 const ChannelName = Type.Union(REPORT_CHANNELS.map((c) => Type.Literal(c)), { description: 'The door tickets came in through.' })
 const Format = Type.Union([Type.Literal('json'), Type.Literal('csv')], {
   description: '`csv` answers `text/csv` (as does `Accept: text/csv`); default JSON.'
@@ -19,6 +20,7 @@ const scope = {
   category: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Only this category.' })),
   agent: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'Only tickets assigned to this agent (0: unassigned). An agent asking for their own id sees all their tickets.' })),
   channel: Type.Optional(ChannelName),
+  priority: Type.Optional(PriorityName),
   format: Type.Optional(Format)
 }
 
@@ -70,6 +72,7 @@ export const TicketFactRow = Type.Object({
   category_id: Type.Integer(),
   agent_id: Nullable(Type.Integer()),
   channel: Type.String(),
+  priority: Type.String({ description: 'low, normal, high or urgent: the ticket\'s priority now.' }),
   status: Type.Integer({ description: '1 Open, 2 Pending, 3 Closed.' }),
   created_at: DateTime,
   first_response_at: Nullable(DateTime),

@@ -37,6 +37,7 @@ import * as drafts from './0041-drafts.js'
 import * as ticketMerges from './0042-ticket-merges.js'
 import * as triggerListVersion from './0043-trigger-list-version.js'
 import * as reportHistogramsAndSla from './0044-report-histograms-and-sla.js'
+import * as reportPriority from './0047-report-priority.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -82,7 +83,8 @@ export const migrations: Migration[] = [
   { name: '0041-drafts', ...drafts },
   { name: '0042-ticket-merges', ...ticketMerges },
   { name: '0043-trigger-list-version', ...triggerListVersion },
-  { name: '0044-report-histograms-and-sla', ...reportHistogramsAndSla }
+  { name: '0044-report-histograms-and-sla', ...reportHistogramsAndSla },
+  { name: '0047-report-priority', ...reportPriority }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

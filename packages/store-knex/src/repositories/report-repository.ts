@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import {
-  BACKLOG_BUCKETS, bucketOf, DURATION_AT, formatDateTime, histogramPercentiles, HOURLY_MEASURES, isReportChannel, parseDateTime,
+  BACKLOG_BUCKETS, bucketOf, compareReportGroups, DURATION_AT, formatDateTime, histogramPercentiles, HOURLY_MEASURES, isPriority, isReportChannel, parseDateTime,
   type BacklogRow, type DurationMetric, type DurationStats, type HistogramDimension, type HistogramRow, type HourlyRow, type HourlySums,
   type ReportDimension, type ReportRepository, type ReportScope, type SlaVerdict, type TicketFact, type TicketFactSource
 } from '@helpdesk/core'
@@ -30,6 +30,7 @@ function factFromRow (row: Row): TicketFact {
     category_id: num(row.category_id),
     agent_id: numOrNull(row.agent_id),
     channel: isReportChannel(row.channel) ? row.channel : 'unknown',
+    priority: isPriority(row.priority) ? row.priority : 'normal',
     status: num(row.status),
     created_at: time(row.created_at),
     first_response_at: timeOrNull(row.first_response_at),
@@ -59,6 +60,7 @@ function histogramDimension (scope: ReportScope, groupBy: ReportDimension | null
   if (scope.categories !== undefined || scope.category !== undefined) dims.add('category')
   if (scope.agent !== undefined) dims.add('agent')
   if (scope.channel !== undefined) dims.add('channel')
+  if (scope.priority !== undefined) dims.add('priority')
   if (groupBy !== null) dims.add(groupBy)
   if (dims.size > 1) return null
   return [...dims][0] ?? 'all'
@@ -83,7 +85,7 @@ function nextMonth (month: string): string {
 }
 
 function hourlyFromRow (row: Row): HourlyRow {
-  const out = { hour: time(row.hour), category_id: num(row.category_id), agent_id: num(row.agent_id), channel: String(row.channel) } as HourlyRow
+  const out = { hour: time(row.hour), category_id: num(row.category_id), agent_id: num(row.agent_id), channel: String(row.channel), priority: String(row.priority) } as HourlyRow
   for (const m of HOURLY_MEASURES) out[m] = num(row[m])
   return out
 }
@@ -93,6 +95,7 @@ function groupColumn (groupBy: ReportDimension | null, table: 'facts' | 'hourly'
   if (groupBy === 'category') return 'category_id'
   if (groupBy === 'agent') return table === 'facts' ? 'coalesce(agent_id, 0)' : 'agent_id'
   if (groupBy === 'channel') return 'channel'
+  if (groupBy === 'priority') return 'priority'
   return 'null'
 }
 
@@ -102,13 +105,14 @@ function filtered (qb: Knex.QueryBuilder, scope: ReportScope, table: 'facts' | '
   if (scope.category !== undefined) qb.where('category_id', scope.category)
   if (scope.agent !== undefined) qb.where('agent_id', scope.agent === 0 && table === 'facts' ? null : scope.agent)
   if (scope.channel !== undefined) qb.where('channel', scope.channel)
+  if (scope.priority !== undefined) qb.where('priority', scope.priority)
   return qb
 }
 
 const nextDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
 
 const groupOf = (groupBy: ReportDimension | null, value: unknown): number | string | null =>
-  groupBy === null || value === null || value === undefined ? null : groupBy === 'channel' ? String(value) : Number(value)
+  groupBy === null || value === null || value === undefined ? null : groupBy === 'channel' || groupBy === 'priority' ? String(value) : Number(value)
 
 export function createReportRepository (ctx: RepositoryContext): ReportRepository {
   const { db } = ctx
@@ -156,7 +160,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       // Nearest rank: the median is the value of rank ceil(n/2), the 90th percentile of rank ceil(9n/10).
       stats.push({ group: g, count: n, mean: Math.round((total / n) * 10) / 10, median: sorted[Math.floor((n + 1) / 2) - 1] ?? null, p90: sorted[Math.floor((9 * n + 9) / 10) - 1] ?? null })
     }
-    return stats.sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }))
+    return stats.sort((a, b) => compareReportGroups(a.group, b.group))
   }
   /** The durations whose instant lies in `[range.from, range.to)`, per group, unsorted. */
   const durationValues = async (scope: ReportScope, metric: DurationMetric, groupBy: ReportDimension | null, range: { from: string, to: string }): Promise<Map<string, { group: number | string | null, list: number[] }>> => {
@@ -211,6 +215,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       }
       if (dim === 'agent' && scope.agent !== undefined) q.where('grp', String(scope.agent))
       if (dim === 'channel' && scope.channel !== undefined) q.where('grp', scope.channel)
+      if (dim === 'priority' && scope.priority !== undefined) q.where('grp', scope.priority)
       return q
     }
     const parts: Row[][] = []
@@ -226,7 +231,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       if (ids.length === 0) return []
       const list = [...ids]
       // A ticket merged into another counts as gone (its facts leave the rollups; its comments moved to the target).
-      const tickets = await db('tickets').select('id', 'category_id', 'assigned_agent_id', 'status', 'created_at', 'updated_at').whereIn('id', list)
+      const tickets = await db('tickets').select('id', 'category_id', 'assigned_agent_id', 'status', 'priority', 'created_at', 'updated_at').whereIn('id', list)
         .whereNull('merged_into_id') as Row[]
       if (tickets.length === 0) return []
       const present = tickets.map((t) => num(t.id))
@@ -259,7 +264,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       return tickets.map((t): TicketFactSource => {
         const id = num(t.id)
         return {
-          ticket: { id, category_id: num(t.category_id), assigned_agent_id: numOrNull(t.assigned_agent_id), status: num(t.status), created_at: time(t.created_at), updated_at: time(t.updated_at) },
+          ticket: { id, category_id: num(t.category_id), assigned_agent_id: numOrNull(t.assigned_agent_id), status: num(t.status), priority: num(t.priority), created_at: time(t.created_at), updated_at: time(t.updated_at) },
           channel: channelOf.get(id) ?? null,
           imported: importedIds.has(id),
           staffReplies: repliesOf.get(id) ?? [],
@@ -292,20 +297,20 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       const merge = Object.fromEntries(HOURLY_MEASURES.map((m) => [m, db.raw(`${HOURLY}.${m} + excluded.${m}`)]))
       for (let i = 0; i < delta.length; i += INSERT_BATCH) {
         const rows = delta.slice(i, i + INSERT_BATCH).map((d) => ({ ...d, hod: Number(d.hour.slice(11, 13)) }))
-        await db(HOURLY).insert(rows).onConflict(['hour', 'category_id', 'agent_id', 'channel']).merge(merge)
+        await db(HOURLY).insert(rows).onConflict(['hour', 'category_id', 'agent_id', 'channel', 'priority']).merge(merge)
       }
       // The days move by the sum of their hours' moves.
       const days = new Map<string, Row>()
       for (const d of delta) {
-        const key = `${d.hour.slice(0, 10)}|${d.category_id}|${d.agent_id}|${d.channel}`
-        const row = days.get(key) ?? { day: d.hour.slice(0, 10), category_id: d.category_id, agent_id: d.agent_id, channel: d.channel, ...Object.fromEntries(HOURLY_MEASURES.map((m) => [m, 0])) }
+        const key = `${d.hour.slice(0, 10)}|${d.category_id}|${d.agent_id}|${d.channel}|${d.priority}`
+        const row = days.get(key) ?? { day: d.hour.slice(0, 10), category_id: d.category_id, agent_id: d.agent_id, channel: d.channel, priority: d.priority, ...Object.fromEntries(HOURLY_MEASURES.map((m) => [m, 0])) }
         for (const m of HOURLY_MEASURES) row[m] = num(row[m]) + d[m]
         days.set(key, row)
       }
       const daily = [...days.values()].filter((row) => HOURLY_MEASURES.some((m) => row[m] !== 0))
       const mergeDaily = Object.fromEntries(HOURLY_MEASURES.map((m) => [m, db.raw(`${DAILY}.${m} + excluded.${m}`)]))
       for (let i = 0; i < daily.length; i += INSERT_BATCH) {
-        await db(DAILY).insert(daily.slice(i, i + INSERT_BATCH)).onConflict(['day', 'category_id', 'agent_id', 'channel']).merge(mergeDaily)
+        await db(DAILY).insert(daily.slice(i, i + INSERT_BATCH)).onConflict(['day', 'category_id', 'agent_id', 'channel', 'priority']).merge(mergeDaily)
       }
       // Rows every measure of which fell back to zero go: a rollup rebuilt from scratch has none.
       const hours = [...new Set(delta.map((d) => d.hour))]
@@ -442,7 +447,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
         if (p.count === 0) continue
         stats.push({ group: groupBy === null ? null : groupOf(groupBy, grp), count: p.count, mean: Math.round((cells.total / p.count) * 10) / 10, median: p.median, p90: p.p90 })
       }
-      return { stats: stats.sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true })), estimated: true }
+      return { stats: stats.sort((a, b) => compareReportGroups(a.group, b.group)), estimated: true }
     },
 
     async backlog (scope, groupBy, asOf) {
@@ -461,7 +466,7 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
       const rows = await q as Row[]
       const order = BACKLOG_BUCKETS.map((b) => b.name)
       return rows.map((r): BacklogRow => ({ group: groupOf(groupBy, r.grp), bucket: String(r.bucket), count: num(r.n) }))
-        .sort((a, b) => String(a.group).localeCompare(String(b.group), 'en', { numeric: true }) || order.indexOf(a.bucket) - order.indexOf(b.bucket))
+        .sort((a, b) => compareReportGroups(a.group, b.group) || order.indexOf(a.bucket) - order.indexOf(b.bucket))
     },
 
     async factRows (scope, afterId, limit) {
@@ -474,12 +479,12 @@ export function createReportRepository (ctx: RepositoryContext): ReportRepositor
     },
 
     async allHourly () {
-      return (await db(HOURLY).select('*').orderBy(['hour', 'category_id', 'agent_id', 'channel']) as Row[]).map(hourlyFromRow)
+      return (await db(HOURLY).select('*').orderBy(['hour', 'category_id', 'agent_id', 'channel', 'priority']) as Row[]).map(hourlyFromRow)
     },
 
     async allDaily () {
-      return (await db(DAILY).select('*').orderBy(['day', 'category_id', 'agent_id', 'channel']) as Row[]).map((row) => {
-        const out: Record<string, string | number> = { day: String(row.day), category_id: num(row.category_id), agent_id: num(row.agent_id), channel: String(row.channel) }
+      return (await db(DAILY).select('*').orderBy(['day', 'category_id', 'agent_id', 'channel', 'priority']) as Row[]).map((row) => {
+        const out: Record<string, string | number> = { day: String(row.day), category_id: num(row.category_id), agent_id: num(row.agent_id), channel: String(row.channel), priority: String(row.priority) }
         for (const m of HOURLY_MEASURES) out[m] = num(row[m])
         return out
       })

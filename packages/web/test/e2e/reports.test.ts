@@ -30,6 +30,8 @@ for (const dialect of testDialects()) {
           await server.call('PUT', `/tickets/${ticket.id}/agents`, { agent: agent.id })
           await server.call('POST', `/tickets/${ticket.id}/comments`, { body: 'Looking into it.', type: 1, private: false }, agentToken)
           if (n % 2 === 0) await server.call('POST', `/tickets/${ticket.id}/comments`, { body: 'Fixed.', type: 1, private: false, close: true }, agentToken)
+          // One urgent ticket per category: the reports group it by priority.
+          if (n === 1) await server.call('PATCH', `/tickets/${ticket.id}`, { priority: 'urgent' })
         }
       }
       // Four weeks of history, imported (answered and resolved after minutes to days), so the charts have something to show.
@@ -63,7 +65,8 @@ for (const dialect of testDialects()) {
       const today = new Date().toISOString().slice(0, 10)
       await eventually(async () => {
         const volume = await server.call('GET', `/reports/volume?from=${from}&to=${today}`) as { rows: Array<{ created: number }> }
-        return volume.rows.reduce((n, r) => n + r.created, 0) >= 60
+        const urgent = await server.call('GET', `/reports/volume?from=${from}&to=${today}&priority=urgent`) as { rows: Array<{ created: number }> }
+        return volume.rows.reduce((n, r) => n + r.created, 0) >= 60 && urgent.rows.reduce((n, r) => n + r.created, 0) === 2
       })
 
       const browser = await launchBrowser(t)
@@ -77,12 +80,16 @@ for (const dialect of testDialects()) {
       await staff.page.getByLabel('Times in').selectOption('business')
       await staff.page.getByRole('heading', { name: 'Summary' }).waitFor()
       await staff.page.getByRole('img', { name: 'Tickets created and solved per period' }).locator('canvas').waitFor()
+      // By priority: a row per priority, named as the ticket screens name them.
+      await staff.page.getByLabel('Group by').selectOption('priority')
+      await staff.page.getByRole('columnheader', { name: 'Priority' }).first().waitFor()
+      await staff.page.getByRole('rowheader', { name: 'Urgent' }).first().waitFor()
       await staff.page.getByLabel('Group by').selectOption('category')
       await staff.page.getByRole('columnheader', { name: 'Category' }).waitFor()
       const csv = await staff.page.getByRole('link', { name: 'Ticket-level rows' }).getAttribute('href')
       assert.match(csv ?? '', /\/api\/v1\/reports\/tickets\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}&time_zone=Europe%2FBerlin&format=csv/)
       const download = await staff.page.evaluate(async (url) => { const res = await fetch(url); return [res.status, res.headers.get('content-type'), (await res.text()).split('\r\n')[0]] }, csv ?? '')
-      assert.deepEqual(download, [200, 'text/csv; charset=utf-8', 'ticket_id,category_id,agent_id,channel,status,created_at,first_response_at,resolved_at,first_response_s,resolution_s,replies,reopens,rating,' +
+      assert.deepEqual(download, [200, 'text/csv; charset=utf-8', 'ticket_id,category_id,agent_id,channel,priority,status,created_at,first_response_at,resolved_at,first_response_s,resolution_s,replies,reopens,rating,' +
         'first_response_bs,resolution_bs,sla_first_response,sla_next_response,sla_resolution'])
       await expectAccessible(staff.page, 'reports')
       const shot = await screenshot(staff.page, `console-reports-${dialect}`)

@@ -21,6 +21,7 @@ function queryOf (q: ReportQuerystring | TicketRowsQuerystring): ReportQuery {
   if (q.category !== undefined) query.category = q.category
   if (q.agent !== undefined) query.agent = q.agent
   if (q.channel !== undefined) query.channel = q.channel
+  if (q.priority !== undefined) query.priority = q.priority
   if ('group_by' in q && q.group_by !== undefined) query.group_by = q.group_by
   if ('interval' in q && q.interval !== undefined) query.interval = q.interval
   if ('time' in q && q.time !== undefined) query.time = q.time
@@ -33,7 +34,7 @@ function csv (reply: FastifyReply, name: string, body: string | Readable): Fasti
 
 /**
  * Reports (docs/reports.md): figures from the rollups over local dates of a
- * time zone, grouped by category, agent or channel, as JSON or CSV, and the
+ * time zone, grouped by category, agent, channel or priority, as JSON or CSV, and the
  * ticket-level rows behind them. Staff: administrators see every ticket,
  * agents those of their categories (and their own), unless the setting
  * `reports.admins_only` keeps reports to administrators.
@@ -78,7 +79,7 @@ export function reportRoutes (app: HelpdeskApp, { helpdesk }: RouteContext): voi
     schema: {
       tags,
       summary: 'A report: response times, resolution times, replies, reopen rate, volume, backlog or satisfaction',
-      description: 'Over local dates `from`..`to` in `time_zone`, optionally grouped (`group_by`) and filtered (category, agent, channel). ' +
+      description: 'Over local dates `from`..`to` in `time_zone`, optionally grouped (`group_by`) and filtered (category, agent, channel, priority). ' +
         'Durations are calendar seconds with the mean, median and 90th percentile (nearest rank). Answered from the rollups, never by ' +
         'scanning tickets. `format=csv` or `Accept: text/csv` for CSV. See docs/reports.md for every column.',
       params: ReportParams,

@@ -18,7 +18,7 @@ export interface ReportFilters {
   from: string
   to: string
   time_zone: string
-  group_by: '' | 'category' | 'agent' | 'channel'
+  group_by: '' | 'category' | 'agent' | 'channel' | 'priority'
   interval: 'day' | 'week'
   /** Response and resolution times in calendar (default) or business time. */
   time?: 'calendar' | 'business'

@@ -45,6 +45,7 @@ export default function ReportsScreen () {
     if (filters.group_by === '') return t('reports.all')
     if (filters.group_by === 'category') return names.data?.categories.get(group) ?? `#${group}`
     if (filters.group_by === 'agent') return group === '0' ? t('reports.unassigned') : names.data?.agents.get(group) ?? `#${group}`
+    if (filters.group_by === 'priority') return t(`priority.${group}` as MessageKey)
     return group
   }
   const data = reports.data
@@ -61,7 +62,7 @@ export default function ReportsScreen () {
         <Field label={t('reports.to')} name="to" type="date" value={filters.to} onValue={(to) => { change({ to }) }} />
         <Field label={t('reports.timeZone')} name="time_zone" value={filters.time_zone} onValue={(zone) => { change({ time_zone: zone }) }} error={reports.error} />
         <Field label={t('reports.groupBy')} name="group_by" value={filters.group_by} onValue={(g) => { change({ group_by: g as ReportFilters['group_by'] }) }}
-          options={[{ value: '', label: t('reports.noGrouping') }, { value: 'category', label: t('reports.byCategory') }, { value: 'agent', label: t('reports.byAgent') }, { value: 'channel', label: t('reports.byChannel') }]} />
+          options={[{ value: '', label: t('reports.noGrouping') }, { value: 'category', label: t('reports.byCategory') }, { value: 'agent', label: t('reports.byAgent') }, { value: 'channel', label: t('reports.byChannel') }, { value: 'priority', label: t('reports.byPriority') }]} />
         <Field label={t('reports.interval')} name="interval" value={filters.interval} onValue={(i) => { change({ interval: i as ReportFilters['interval'] }) }}
           options={[{ value: 'day', label: t('reports.daily') }, { value: 'week', label: t('reports.weekly') }]} />
         <Field label={t('reports.time')} name="time" value={filters.time ?? 'calendar'} onValue={(time) => { change({ time: time as ReportFilters['time'] }) }}
