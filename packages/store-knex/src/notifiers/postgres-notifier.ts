@@ -70,8 +70,8 @@ export function createPostgresNotifier (connection: pg.ClientConfig): StoreEvent
       })
       try {
         await next.connect()
-        await next.query(`LISTEN ${EVENT_CHANNEL}`)
-        await next.query(`LISTEN ${PRESENCE_CHANNEL}`)
+        // Both channels in one round trip (a simple query may hold several statements).
+        await next.query(`LISTEN ${EVENT_CHANNEL}; LISTEN ${PRESENCE_CHANNEL}`)
       } catch (error) {
         next.removeAllListeners('end')
         await next.end().catch(() => {})
