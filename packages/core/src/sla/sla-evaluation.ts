@@ -28,7 +28,10 @@ export function matchPolicy (config: SlaConfig, ticket: SlaTicketFacts): SlaPoli
   return null
 }
 
-export function ticketFacts (ticket: Ticket, email: string | null | undefined): SlaTicketFacts {
+/** What the clocks read of a ticket. */
+export type SlaTicket = Pick<Ticket, 'id' | 'created_at' | 'updated_at' | 'status' | 'category_id' | 'user_id' | 'additional'>
+
+export function ticketFacts (ticket: SlaTicket, email: string | null | undefined): SlaTicketFacts {
   return { category_id: ticket.category_id, user_id: ticket.user_id, fields: ticket.additional.fields ?? {}, email }
 }
 
@@ -99,7 +102,7 @@ export interface SlaEvaluation {
  * state yet starts its timeline at its creation, Open.
  */
 export function evaluateTicketSla (
-  config: SlaConfig, previous: TicketSlaState | null, ticket: Ticket, email: string | null | undefined, change: SlaChange, now: Date
+  config: SlaConfig, previous: TicketSlaState | null, ticket: SlaTicket, email: string | null | undefined, change: SlaChange, now: Date
 ): SlaEvaluation {
   const at: DateTimeString = formatDateTime(now)
   const policy = matchPolicy(config, ticketFacts(ticket, email))

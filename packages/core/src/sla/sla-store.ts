@@ -23,7 +23,13 @@ export interface SlaTargetRecord {
 }
 
 /** What the escalation job announced for a target's due time (a new due time may be announced again). */
-export interface SlaAnnounced { due_at: DateTimeString, warning: boolean, breach: boolean }
+export interface SlaAnnounced {
+  due_at: DateTimeString
+  warning: boolean
+  breach: boolean
+  /** Set by an import for a target already past due when imported: recorded, never notified (docs/sla.md). */
+  imported?: true
+}
 
 /** The SLA state of one ticket (`ticket_sla`): the timeline the clocks read and the last evaluation. */
 export interface TicketSlaState {
@@ -80,6 +86,12 @@ export interface SlaRepository {
   ticketStates(ticketIds: readonly number[]): Promise<Map<number, TicketSlaState>>
   /** Writes the state (insert or replace) and, unless null, the ticket's due-time columns (not its `updated_at`). */
   saveTicketState(state: TicketSlaState, due: TicketSlaDue | null): Promise<void>
+  /**
+   * `saveTicketState` for many tickets (an import batch): the states in
+   * multi-row upserts, the due columns of those whose `due` is not null in
+   * one statement per chunk, not one per ticket.
+   */
+  saveTicketStates(entries: ReadonlyArray<{ state: TicketSlaState, due: TicketSlaDue | null }>): Promise<void>
   /**
    * Tickets whose `sla_next_due_at` is at or before `before`, earliest first,
    * at most `limit`: read through the index on that column, so the cost

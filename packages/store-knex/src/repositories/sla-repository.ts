@@ -97,6 +97,16 @@ const SAVE_STATE = 'insert into "ticket_sla" ("ticket_id", "policy_id", "timelin
   '"targets" = excluded."targets", "announced" = excluded."announced", "paused_minutes" = excluded."paused_minutes", "evaluated_at" = excluded."evaluated_at"'
 const SAVE_DUE = 'update "tickets" set "first_response_due_at" = ?, "next_response_due_at" = ?, "resolution_due_at" = ?, "sla_next_due_at" = ? where "id" = ?'
 
+/** Rows per statement of `saveTicketStates` (well under SQLite's bound-parameter limit: seven per state). */
+const STATES_PER_STATEMENT = 500
+const DUE_COLUMNS = [
+  { name: 'id', type: 'integer' },
+  { name: 'first_response_due_at', type: 'timestamp' },
+  { name: 'next_response_due_at', type: 'timestamp' },
+  { name: 'resolution_due_at', type: 'timestamp' },
+  { name: 'sla_next_due_at', type: 'timestamp' }
+] as const
+
 type CalendarItem = WithIncludes<SlaCalendar>
 type PolicyItem = WithIncludes<SlaPolicy>
 
@@ -223,6 +233,28 @@ export function createSlaRepository (ctx: RepositoryContext): SlaRepository {
       ])
       if (due !== null) {
         await dialect.run(db, SAVE_DUE, [due.first_response_due_at, due.next_response_due_at, due.resolution_due_at, due.sla_next_due_at, state.ticket_id])
+      }
+    },
+    async saveTicketStates (entries) {
+      for (let i = 0; i < entries.length; i += STATES_PER_STATEMENT) {
+        const chunk = entries.slice(i, i + STATES_PER_STATEMENT)
+        await db('ticket_sla').insert(chunk.map(({ state }) => ({
+          ticket_id: state.ticket_id,
+          policy_id: state.policy_id,
+          timeline: JSON.stringify(state.timeline),
+          targets: JSON.stringify(state.targets),
+          announced: JSON.stringify(state.announced),
+          paused_minutes: state.paused_minutes,
+          evaluated_at: state.evaluated_at
+        }))).onConflict('ticket_id').merge(['policy_id', 'timeline', 'targets', 'announced', 'paused_minutes', 'evaluated_at'])
+        const due = chunk.filter((entry) => entry.due !== null)
+        if (due.length === 0) continue
+        const table = dialect.rowsTable(DUE_COLUMNS, due.map(({ state, due }) => [
+          state.ticket_id, due!.first_response_due_at, due!.next_response_due_at, due!.resolution_due_at, due!.sla_next_due_at
+        ]))
+        await db.raw('update "tickets" set "first_response_due_at" = v."first_response_due_at", "next_response_due_at" = v."next_response_due_at", ' +
+          '"resolution_due_at" = v."resolution_due_at", "sla_next_due_at" = v."sla_next_due_at" ' +
+          `from ${table.sql} where "tickets"."id" = v."id"`, table.bindings as Knex.RawBinding[])
       }
     },
     async dueBefore (before, limit) {
