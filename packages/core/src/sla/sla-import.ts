@@ -51,10 +51,9 @@ export function importedTicketSla (
     const policy = matchPolicy(config, ticketFacts(ticket, email))
     const timeline: SlaTimeline = { created_at: ticket.created_at, status: TicketStatus.Open, policy: policyKey(policy?.id ?? null), events: replies }
     if (ticket.status !== TicketStatus.Open) {
-      let since = ticket.updated_at > ticket.created_at ? ticket.updated_at : ticket.created_at
-      if (conversation.last_activity_at !== null && conversation.last_activity_at > since) since = conversation.last_activity_at
-      // Never after the import: a status the ticket already has.
-      if (since > at) since = at
+      const last = latest(ticket.created_at, latest(ticket.updated_at, conversation.last_activity_at ?? ticket.created_at))
+      // Not after the import: a status the ticket already has.
+      const since = latest(last, at) === last ? at : last
       timeline.events = [...replies, { type: 'status', at: since, status: ticket.status }]
     }
     seed = { ticket_id: ticket.id, policy_id: policy?.id ?? null, timeline, targets: {}, paused_minutes: 0, announced: {}, evaluated_at: at }
@@ -73,4 +72,9 @@ export function importedTicketSla (
     state.announced[name] = { due_at: target.due_at, warning: true, breach: true, imported: true }
   }
   return { ...result, changed: true, due: { ...result.due, sla_next_due_at: nextDueOf(state) } }
+}
+
+/** The later of two UTC datetimes (their text order is their time order). */
+function latest (a: DateTimeString, b: DateTimeString): DateTimeString {
+  return a < b ? b : a
 }
