@@ -160,6 +160,17 @@ eachDialect((dialect) => {
       assert.equal((await h.store.knex('notifications').count({ n: '*' }).first() as { n: number | string }).n.toString(), '0')
       const state = (await h.store.sla.ticketStates([(await h.store.imports.localIds('ticket', ['old-0'])).get('old-0')!])).values().next().value!
       assert.deepEqual(state.announced.first_response, { due_at: '2025-06-01 09:00:00', warning: true, breach: true, imported: true })
+
+      // A later change of the policy re-judges them (in the background): due times it moves, still before the import, stay history.
+      clock.set('2026-01-12 10:05')
+      expectStatus(await api(h, admin.token, 'PATCH', '/sla/policies/1', { resolution_minutes: 300 }), 200)
+      let next: number | null = 0
+      while (next !== null) next = await h.helpdesk.sla.recalculateBatch(next)
+      const moved = (await h.store.sla.ticketStates([(await h.store.imports.localIds('ticket', ['old-0'])).get('old-0')!])).values().next().value!
+      assert.equal(moved.targets.resolution?.due_at, '2025-06-01 13:00:00')
+      assert.deepEqual(moved.announced.resolution, { due_at: '2025-06-01 13:00:00', warning: true, breach: true, imported: true })
+      assert.equal(await h.helpdesk.sla.escalate(), 0)
+      assert.equal((await h.store.knex('notifications').count({ n: '*' }).first() as { n: number | string }).n.toString(), '0')
     })
   })
 })

@@ -33,10 +33,12 @@ export interface ImportedConversation {
  * - With a state (a ticket of an earlier import, or a live one, that gets
  *   imported comments): the replies are added to its timeline at their times.
  *
- * A target that is running and already past due at `now`, with a due time
- * the import made, is recorded as announced (`imported: true`): its breach
- * is history, not news, so the escalation job never notifies it and it does
- * not hold the ticket in the scan (`sla_next_due_at` skips it).
+ * A new ticket's timeline records `imported_at` (= `now`): a running target
+ * due at or before it is recorded as announced (`imported: true`), now and at
+ * every later evaluation (`evaluateTicketSla`), so its breach is history, not
+ * news: the escalation job never notifies it and it does not hold the ticket
+ * in the scan (`sla_next_due_at` skips it). For a ticket that had a state,
+ * the same holds for the past due times the imported replies made.
  */
 export function importedTicketSla (
   config: SlaConfig, previous: TicketSlaState | null, ticket: SlaTicket, email: string | null | undefined,
@@ -49,7 +51,7 @@ export function importedTicketSla (
   let seed: TicketSlaState
   if (previous === null) {
     const policy = matchPolicy(config, ticketFacts(ticket, email))
-    const timeline: SlaTimeline = { created_at: ticket.created_at, status: TicketStatus.Open, policy: policyKey(policy?.id ?? null), events: replies }
+    const timeline: SlaTimeline = { created_at: ticket.created_at, status: TicketStatus.Open, policy: policyKey(policy?.id ?? null), events: replies, imported_at: at }
     if (ticket.status !== TicketStatus.Open) {
       const last = latest(ticket.created_at, latest(ticket.updated_at, conversation.last_activity_at ?? ticket.created_at))
       // Not after the import: a status the ticket already has.
@@ -58,18 +60,21 @@ export function importedTicketSla (
     }
     seed = { ticket_id: ticket.id, policy_id: policy?.id ?? null, timeline, targets: {}, paused_minutes: 0, announced: {}, evaluated_at: at }
   } else {
-    seed = { ...previous, timeline: { ...previous.timeline, events: [...previous.timeline.events, ...replies] }, announced: { ...previous.announced } }
+    seed = { ...previous, timeline: { ...previous.timeline, events: [...previous.timeline.events, ...replies] } }
   }
   const result = evaluateTicketSla(config, seed, ticket, email, null, now)
   const { state } = result
-  for (const name of SLA_TARGETS) {
-    const target = state.targets[name]
-    if (target === null || target === undefined || target.state !== 'running' || target.due_at === null || target.due_at > at) continue
-    // A due time the ticket had before the import stays the escalation's to announce.
-    if (previous !== null && previous.targets[name]?.due_at === target.due_at) continue
-    const told = state.announced[name]
-    if (told !== undefined && told.due_at === target.due_at && told.breach) continue
-    state.announced[name] = { due_at: target.due_at, warning: true, breach: true, imported: true }
+  // New tickets: `imported_at` keeps their history quiet, now and at every later evaluation (a recalculation after a
+  // policy change included). A ticket that had a state: only the due times the import's replies made and that are already past.
+  if (previous !== null) {
+    for (const name of SLA_TARGETS) {
+      const target = state.targets[name]
+      if (target === null || target === undefined || target.state !== 'running' || target.due_at === null || target.due_at > at) continue
+      if (previous.targets[name]?.due_at === target.due_at) continue
+      const told = state.announced[name]
+      if (told !== undefined && told.due_at === target.due_at && told.breach) continue
+      state.announced = { ...state.announced, [name]: { due_at: target.due_at, warning: true, breach: true, imported: true } }
+    }
   }
   return { ...result, changed: true, due: { ...result.due, sla_next_due_at: nextDueOf(state) } }
 }
