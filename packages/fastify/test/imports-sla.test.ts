@@ -134,6 +134,18 @@ eachDialect((dialect) => {
       assert.equal(before.length, tickets.length)
       assert.equal(await h.helpdesk.sla.escalate(), 0)
 
+      // A ticket imported before imports kept SLA state has none: a re-run of its file gives it one, from its stored conversation.
+      await h.store.knex('ticket_sla').where('ticket_id', id('replied')).delete()
+      await h.store.knex('tickets').where('id', id('replied')).update({ first_response_due_at: null, next_response_due_at: null, resolution_due_at: null, sla_next_due_at: null })
+      assert.equal((await h.helpdesk.imports.importFile(file)).created, 0)
+      const rebuilt = await sla('replied')
+      assert.deepEqual([rebuilt.targets.first_response.state, rebuilt.targets.first_response.met_at, rebuilt.targets.next_response.state], ['met', '2026-01-12 09:20:00', 'running'])
+      // Its wait fell due at 10:40, before this import (10:41): history, out of the scan.
+      assert.deepEqual(await due('replied'), { first: null, next: '2026-01-12 10:40:00', resolution: '2026-01-12 13:00:00', scan: '2026-01-12 13:00:00' })
+      assert.deepEqual((await h.store.knex('ticket_sla').select('*').orderBy('ticket_id')).filter((row: any) => row.ticket_id !== id('replied')),
+        before.filter((row: any) => row.ticket_id !== id('replied')), 'the others are left as they were')
+      assert.equal(await h.helpdesk.sla.escalate(), 0)
+
       // A later import's reply on an earlier ticket is added to its timeline at its time: met, 30 minutes late.
       const reply = await h.helpdesk.imports.importFile(jsonl('reply.jsonl', [{ type: 'comment', id: 'w1', ticket: 'weekend', agent: 'grace', body: 'Sorry.', created_at: '2026-01-12 09:30:00' }]))
       assert.equal(reply.created, 1)

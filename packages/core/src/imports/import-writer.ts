@@ -102,6 +102,8 @@ export class ImportBatchWriter {
   private readonly newTicketLocations: string[] = []
   private readonly comments: PendingComment[] = []
   private readonly owners = new Map<number, number>()
+  /** Tickets of earlier imports that the batch names again (a re-run): given an SLA state if they have none. */
+  private readonly knownTickets = new Set<number>()
   private readonly customers: CustomerBatch
 
   private constructor (
@@ -153,6 +155,7 @@ export class ImportBatchWriter {
       case 'ticket': {
         const existing = this.ids.get('ticket', item.externalId)
         if (existing !== undefined) {
+          this.knownTickets.add(existing)
           for (const comment of item.comments) this.comments.push({ comment, ticket: { id: existing } })
           return
         }
@@ -266,8 +269,9 @@ export class ImportBatchWriter {
    * imported replies, in the batch's transaction (docs/sla.md, "Imported
    * tickets"): one configuration read (cached), the clocks computed in
    * memory from the imported times, the states and due times written in
-   * multi-row statements. Tickets of earlier imports without a state (made
-   * before imports kept one) are left to their first change, as before.
+   * multi-row statements. Tickets of earlier imports that the batch names
+   * again (a re-run) or adds comments to and that have no state (imported
+   * before imports kept one) get one built from their stored conversation.
    */
   private async recordSla (ticketIds: number[], conversations: Map<number, ImportedConversation>, now: string): Promise<void> {
     if (this.sla === null) return
@@ -287,9 +291,16 @@ export class ImportBatchWriter {
       }
     })
     const fresh = new Set(tickets.map((t) => t.id))
-    const earlier = [...conversations.keys()].filter((id) => !fresh.has(id) && conversations.get(id)!.replies.length > 0)
+    const earlier = [...new Set([...this.knownTickets, ...conversations.keys()])].filter((id) => !fresh.has(id))
     const previous = earlier.length === 0 ? new Map<number, TicketSlaState>() : await this.tx.sla.ticketStates(earlier)
-    if (previous.size > 0) tickets.push(...await this.tx.tickets.findByIds([...previous.keys()]))
+    // With a state: re-evaluated when the batch added replies. Without (imported before imports kept one): built from the stored conversation.
+    const replied = earlier.filter((id) => previous.has(id) && (conversations.get(id)?.replies.length ?? 0) > 0)
+    const stateless = earlier.filter((id) => !previous.has(id))
+    if (stateless.length > 0) {
+      for (const [id, conversation] of await this.tx.sla.conversations(stateless)) conversations.set(id, conversation)
+      for (const id of stateless) if (!conversations.has(id)) conversations.set(id, { replies: [], last_activity_at: null })
+    }
+    if (replied.length + stateless.length > 0) tickets.push(...await this.tx.tickets.findByIds([...replied, ...stateless]))
     if (tickets.length === 0) return
     const emails = new Map<number, string>()
     if (config.needs_email) {

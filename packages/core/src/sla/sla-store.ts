@@ -103,6 +103,13 @@ export interface SlaRepository {
    * false when it was already (by this or another instance): announce once.
    */
   claimAnnouncement(entry: { ticket_id: number, target: SlaTargetName, kind: 'warning' | 'breach', due_at: DateTimeString }): Promise<boolean>
+  /**
+   * The conversations of these tickets as the clocks read them (tickets of an
+   * import that kept no SLA state): each ticket's replies (comments of type
+   * Reply) with whether staff wrote them, and its latest comment's time. One
+   * query; tickets without comments are absent.
+   */
+  conversations(ticketIds: readonly number[]): Promise<Map<number, { replies: Array<{ at: DateTimeString, staff: boolean }>, last_activity_at: DateTimeString | null }>>
   /** Ids of tickets that are not closed, above `afterId`, ascending, at most `limit` (recalculation batches). */
   openTicketIds(afterId: number, limit: number, closedStatuses: readonly number[]): Promise<number[]>
 }

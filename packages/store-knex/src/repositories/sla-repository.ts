@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import {
-  slaCalendarList, slaPolicyList,
+  CommentType, Role, slaCalendarList, slaPolicyList,
   type SlaCalendar, type SlaPolicy, type SlaRepository, type TicketSlaState, type WithIncludes
 } from '@helpdesk/core'
 import { caseInsensitive, countInclude, listPage, relationInclude, type ListMapping } from '../list/list-mapping.js'
@@ -274,6 +274,24 @@ export function createSlaRepository (ctx: RepositoryContext): SlaRepository {
       const inserted = await db('sla_announcements').insert({ ...entry, created_at: now(ctx) })
         .onConflict(['ticket_id', 'target', 'kind', 'due_at']).ignore().returning('ticket_id') as unknown[]
       return inserted.length > 0
+    },
+    async conversations (ticketIds) {
+      const out = new Map<number, { replies: Array<{ at: string, staff: boolean }>, last_activity_at: string | null }>()
+      if (ticketIds.length === 0) return out
+      const qb = db('comments').leftJoin('users', 'users.id', 'comments.user_id')
+        .select('comments.ticket_id', 'comments.type', 'comments.created_at', 'users.role')
+        .orderBy('comments.id', 'asc')
+      dialect.whereIdIn(qb, 'comments.ticket_id', ticketIds)
+      const rows = await qb as Array<{ ticket_id: number, type: number | string, created_at: string, role: number | string | null }>
+      for (const row of rows) {
+        const id = Number(row.ticket_id)
+        const at = row.created_at
+        const entry = out.get(id) ?? { replies: [], last_activity_at: null }
+        out.set(id, entry)
+        if (Number(row.type) === CommentType.Reply) entry.replies.push({ at, staff: row.role !== null && Number(row.role) !== Role.Customer })
+        if (entry.last_activity_at === null || at > entry.last_activity_at) entry.last_activity_at = at
+      }
+      return out
     },
     async openTicketIds (afterId, limit, closedStatuses) {
       const rows = await db('tickets').select('id').where('id', '>', afterId).whereNotIn('status', [...closedStatuses])
