@@ -292,10 +292,13 @@ export class ImportBatchWriter {
     })
     const fresh = new Set(tickets.map((t) => t.id))
     const earlier = [...new Set([...this.knownTickets, ...conversations.keys()])].filter((id) => !fresh.has(id))
-    const previous = earlier.length === 0 ? new Map<number, TicketSlaState>() : await this.tx.sla.ticketStates(earlier)
-    // With a state: re-evaluated when the batch added replies. Without (imported before imports kept one): built from the stored conversation.
-    const replied = earlier.filter((id) => previous.has(id) && (conversations.get(id)?.replies.length ?? 0) > 0)
-    const stateless = earlier.filter((id) => !previous.has(id))
+    // Without a state (imported before imports kept one): built from the stored conversation.
+    // With one: re-evaluated only when the batch added replies (a plain re-run reads no state).
+    const stateless = await this.tx.sla.withoutState(earlier)
+    const missing = new Set(stateless)
+    const withReplies = earlier.filter((id) => !missing.has(id) && (conversations.get(id)?.replies.length ?? 0) > 0)
+    const previous = withReplies.length === 0 ? new Map<number, TicketSlaState>() : await this.tx.sla.ticketStates(withReplies)
+    const replied = withReplies.filter((id) => previous.has(id))
     if (stateless.length > 0) {
       for (const [id, conversation] of await this.tx.sla.conversations(stateless)) conversations.set(id, conversation)
       for (const id of stateless) if (!conversations.has(id)) conversations.set(id, { replies: [], last_activity_at: null })

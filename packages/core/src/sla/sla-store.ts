@@ -103,6 +103,8 @@ export interface SlaRepository {
    * false when it was already (by this or another instance): announce once.
    */
   claimAnnouncement(entry: { ticket_id: number, target: SlaTargetName, kind: 'warning' | 'breach', due_at: DateTimeString }): Promise<boolean>
+  /** Those of these tickets that have no state yet (one query, reading no state). */
+  withoutState(ticketIds: readonly number[]): Promise<number[]>
   /**
    * The conversations of these tickets as the clocks read them (tickets of an
    * import that kept no SLA state): each ticket's replies (comments of type

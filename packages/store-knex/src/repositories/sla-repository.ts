@@ -275,6 +275,13 @@ export function createSlaRepository (ctx: RepositoryContext): SlaRepository {
         .onConflict(['ticket_id', 'target', 'kind', 'due_at']).ignore().returning('ticket_id') as unknown[]
       return inserted.length > 0
     },
+    async withoutState (ticketIds) {
+      if (ticketIds.length === 0) return []
+      const qb = db('ticket_sla').select('ticket_id')
+      dialect.whereIdIn(qb, 'ticket_id', ticketIds)
+      const having = new Set((await qb as Array<{ ticket_id: number }>).map((row) => Number(row.ticket_id)))
+      return ticketIds.filter((id) => !having.has(id))
+    },
     async conversations (ticketIds) {
       const out = new Map<number, { replies: Array<{ at: string, staff: boolean }>, last_activity_at: string | null }>()
       if (ticketIds.length === 0) return out
