@@ -210,7 +210,7 @@ export function createHelpdesk (options: HelpdeskOptions): Helpdesk {
     collections: new CollectionService(context),
     articles: new ArticleService(context),
     notifications: new NotificationService(context),
-    imports: new ImportService(context),
+    imports: new ImportService(context, sla.cache),
     tickets,
     comments,
     ticketMerges: new TicketMergeService(context),

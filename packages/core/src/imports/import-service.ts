@@ -8,6 +8,8 @@ import { ImportEventType, ImportStatus, type ImportFinishedEvent, type ImportFor
 import { importItem, type ImportItem } from './import-records.js'
 import { countRecords, detectFormat, ImportRecordError, readRecords, type ImportInput } from './import-source.js'
 import { ImportBatchWriter } from './import-writer.js'
+import { SlaConfigCache } from '../sla/sla-evaluation.js'
+import { SLA_CONFIG_TTL_MS } from '../sla/sla-recalculation.js'
 
 /** `(done, total)`: records committed so far, and the records in the file (null when reading a stream). */
 export type ImportProgress = (done: number, total: number | null) => void
@@ -52,7 +54,8 @@ export const IMPORT_STALE_AFTER_MS = 5 * 60 * 1000
  * database, so any instance can report, run or resume them.
  */
 export class ImportService {
-  constructor (private readonly ctx: ServiceContext) {}
+  /** `sla`: the SLA configuration cache the batches read (the SLA service's, so a change through it is seen at once). */
+  constructor (private readonly ctx: ServiceContext, private readonly sla = new SlaConfigCache(SLA_CONFIG_TTL_MS)) {}
 
   /** Administrators upload a file; it waits, queued, until an `import.run` job (on any instance) runs it. */
   async enqueue (actor: ActorInput, upload: ImportUpload): Promise<ImportJob> {
@@ -132,7 +135,7 @@ export class ImportService {
     const commit = async (): Promise<void> => {
       const items = batch
       progress = await this.ctx.events.transaction(this.ctx.store, async (tx) => {
-        const created = await ImportBatchWriter.write(this.ctx, tx, job.id, items, by)
+        const created = await ImportBatchWriter.write(this.ctx, tx, job.id, items, by, this.sla)
         const next = { processed: progress.processed + items.length, created: progress.created + created }
         return await tx.imports.update(job.id, total === null ? { ...next, total: next.processed } : next) ?? progress
       })

@@ -13,6 +13,12 @@ import { Role, type RoleNumber, type User, type UserStatusNumber } from '../user
 import type { ImportSourceType } from './import-job.js'
 import { failOn, type ImportedComment, type ImportedPerson, type ImportItem } from './import-records.js'
 import { ImportRecordError } from './import-source.js'
+import { nowString } from '../context.js'
+import { CommentType } from '../tickets/comment.js'
+import { TicketStatus } from '../tickets/ticket.js'
+import type { SlaConfigCache, SlaTicket } from '../sla/sla-evaluation.js'
+import { importedTicketSla, type ImportedConversation } from '../sla/sla-import.js'
+import type { TicketSlaDue, TicketSlaState } from '../sla/sla-store.js'
 
 const plural: Record<ImportSourceType, string> = {
   category: 'categories', agent: 'agents', customer: 'customers', ticket: 'tickets', comment: 'comments'
@@ -96,6 +102,8 @@ export class ImportBatchWriter {
   private readonly newTicketLocations: string[] = []
   private readonly comments: PendingComment[] = []
   private readonly owners = new Map<number, number>()
+  /** Tickets of earlier imports that the batch names again (a re-run): given an SLA state if they have none. */
+  private readonly knownTickets = new Set<number>()
   private readonly customers: CustomerBatch
 
   private constructor (
@@ -103,13 +111,15 @@ export class ImportBatchWriter {
     private readonly tx: Store,
     private readonly ids: ExternalIds,
     private readonly by: ActorInput,
-    private readonly importId: number | null
+    private readonly importId: number | null,
+    private readonly sla: SlaConfigCache | null
   ) {
     this.customers = new CustomerBatch(ctx, tx, by)
   }
 
-  static async write (ctx: ServiceContext, tx: Store, importId: number | null, items: ImportItem[], by: ActorInput): Promise<number> {
-    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items), by, importId)
+  /** `sla`: the SLA configuration; with it, the batch's tickets get their SLA state in the same transaction (`recordSla`). */
+  static async write (ctx: ServiceContext, tx: Store, importId: number | null, items: ImportItem[], by: ActorInput, sla: SlaConfigCache | null = null): Promise<number> {
+    const writer = new ImportBatchWriter(ctx, tx, await ExternalIds.load(tx, items), by, importId, sla)
     for (const item of items) await writer.add(item)
     await writer.flush()
     await writer.customers.emit()
@@ -145,6 +155,7 @@ export class ImportBatchWriter {
       case 'ticket': {
         const existing = this.ids.get('ticket', item.externalId)
         if (existing !== undefined) {
+          this.knownTickets.add(existing)
           for (const comment of item.comments) this.comments.push({ comment, ticket: { id: existing } })
           return
         }
@@ -220,6 +231,8 @@ export class ImportBatchWriter {
     const seen = new Set<string>()
     const rows: NewComment[] = []
     const externalIds: string[] = []
+    const now = nowString(this.ctx)
+    const conversations = new Map<number, { replies: Array<{ at: string, staff: boolean }>, last_activity_at: string | null }>()
     for (const { comment, ticket } of this.comments) {
       if (this.ids.get('comment', comment.externalId) !== undefined || seen.has(comment.externalId)) continue
       seen.add(comment.externalId)
@@ -237,11 +250,78 @@ export class ImportBatchWriter {
         ...(comment.created_at !== null ? { created_at: comment.created_at } : {})
       })
       externalIds.push(comment.externalId)
+      const at = comment.created_at ?? now
+      const conversation = conversations.get(ticketId) ?? { replies: [], last_activity_at: null }
+      conversations.set(ticketId, conversation)
+      if (comment.type === CommentType.Reply) conversation.replies.push({ at, staff: comment.author?.kind === 'agent' })
+      if (conversation.last_activity_at === null || at > conversation.last_activity_at) conversation.last_activity_at = at
     }
-    if (rows.length === 0) return
-    const commentIds = await this.tx.comments.createMany(rows)
-    this.created += commentIds.length
-    commentIds.forEach((id, index) => { this.ids.add('comment', externalIds[index]!, id) })
+    if (rows.length > 0) {
+      const commentIds = await this.tx.comments.createMany(rows)
+      this.created += commentIds.length
+      commentIds.forEach((id, index) => { this.ids.add('comment', externalIds[index]!, id) })
+    }
+    await this.recordSla(ticketIds, conversations, now)
+  }
+
+  /**
+   * The SLA state of the batch's new tickets, and of earlier tickets that got
+   * imported replies, in the batch's transaction (docs/sla.md, "Imported
+   * tickets"): one configuration read (cached), the clocks computed in
+   * memory from the imported times, the states and due times written in
+   * multi-row statements. Tickets of earlier imports that the batch names
+   * again (a re-run) or adds comments to and that have no state (imported
+   * before imports kept one) get one built from their stored conversation.
+   */
+  private async recordSla (ticketIds: number[], conversations: Map<number, ImportedConversation>, now: string): Promise<void> {
+    if (this.sla === null) return
+    const config = await this.sla.load(this.tx)
+    if (config.policies.length === 0) return
+    const tickets: SlaTicket[] = [...this.pendingTickets.values()].map((index) => {
+      const item = this.newTickets[index]!
+      const created = item.created_at ?? now
+      return {
+        id: ticketIds[index]!,
+        created_at: created,
+        updated_at: item.updated_at ?? created,
+        status: item.status ?? TicketStatus.Open,
+        category_id: item.category_id,
+        user_id: item.user_id,
+        additional: { fields: item.fields ?? {} }
+      }
+    })
+    const fresh = new Set(tickets.map((t) => t.id))
+    const earlier = [...new Set([...this.knownTickets, ...conversations.keys()])].filter((id) => !fresh.has(id))
+    // Without a state (imported before imports kept one): built from the stored conversation.
+    // With one: re-evaluated only when the batch added replies (a plain re-run reads no state).
+    const stateless = await this.tx.sla.withoutState(earlier)
+    const missing = new Set(stateless)
+    const withReplies = earlier.filter((id) => !missing.has(id) && (conversations.get(id)?.replies.length ?? 0) > 0)
+    const previous = withReplies.length === 0 ? new Map<number, TicketSlaState>() : await this.tx.sla.ticketStates(withReplies)
+    const replied = withReplies.filter((id) => previous.has(id))
+    if (stateless.length > 0) {
+      for (const [id, conversation] of await this.tx.sla.conversations(stateless)) conversations.set(id, conversation)
+      for (const id of stateless) if (!conversations.has(id)) conversations.set(id, { replies: [], last_activity_at: null })
+    }
+    if (replied.length + stateless.length > 0) tickets.push(...await this.tx.tickets.findByIds([...replied, ...stateless]))
+    if (tickets.length === 0) return
+    const emails = new Map<number, string>()
+    if (config.needs_email) {
+      for (const user of await this.tx.users.findMany([...new Set(tickets.map((t) => t.user_id))])) emails.set(user.id, user.email)
+    }
+    const at = this.ctx.clock.now()
+    const entries: Array<{ state: TicketSlaState, due: TicketSlaDue | null }> = []
+    for (const ticket of tickets) {
+      const before = previous.get(ticket.id) ?? null
+      const result = importedTicketSla(config, before, ticket, config.needs_email ? emails.get(ticket.user_id) ?? null : undefined,
+        conversations.get(ticket.id) ?? { replies: [], last_activity_at: null }, at)
+      const due = result.due
+      // A new ticket's columns are null already: written only when something is due.
+      const unchanged = before === null && due.first_response_due_at === null && due.next_response_due_at === null &&
+        due.resolution_due_at === null && due.sla_next_due_at === null
+      entries.push({ state: result.state, due: unchanged ? null : due })
+    }
+    await this.tx.sla.saveTicketStates(entries)
   }
 
   /**

@@ -45,6 +45,11 @@ export interface SlaTimeline {
   /** The policy that applied at creation (its key in `policies`). */
   policy: string
   events: SlaEvent[]
+  /**
+   * When the ticket was imported (its timeline built from the file): a due
+   * time at or before it is history, never announced. The clock ignores it.
+   */
+  imported_at?: DateTimeString
 }
 
 export interface SlaClockInput {

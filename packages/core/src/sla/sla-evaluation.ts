@@ -28,7 +28,10 @@ export function matchPolicy (config: SlaConfig, ticket: SlaTicketFacts): SlaPoli
   return null
 }
 
-export function ticketFacts (ticket: Ticket, email: string | null | undefined): SlaTicketFacts {
+/** What the clocks read of a ticket. */
+export type SlaTicket = Pick<Ticket, 'id' | 'created_at' | 'updated_at' | 'status' | 'category_id' | 'user_id' | 'additional'>
+
+export function ticketFacts (ticket: SlaTicket, email: string | null | undefined): SlaTicketFacts {
   return { category_id: ticket.category_id, user_id: ticket.user_id, fields: ticket.additional.fields ?? {}, email }
 }
 
@@ -99,7 +102,7 @@ export interface SlaEvaluation {
  * state yet starts its timeline at its creation, Open.
  */
 export function evaluateTicketSla (
-  config: SlaConfig, previous: TicketSlaState | null, ticket: Ticket, email: string | null | undefined, change: SlaChange, now: Date
+  config: SlaConfig, previous: TicketSlaState | null, ticket: SlaTicket, email: string | null | undefined, change: SlaChange, now: Date
 ): SlaEvaluation {
   const at: DateTimeString = formatDateTime(now)
   const policy = matchPolicy(config, ticketFacts(ticket, email))
@@ -116,7 +119,7 @@ export function evaluateTicketSla (
   const policies: Record<string, SlaPolicyTerms> = { [timeline.policy]: termsFor(config, timeline.policy) }
   for (const event of timeline.events) if (event.type === 'policy') policies[event.policy] = termsFor(config, event.policy)
   const clock = slaClock({ timeline, policies, paused_statuses: config.paused_statuses, now })
-  const announced = previous?.announced ?? {}
+  let announced = previous?.announced ?? {}
   const targets: TicketSlaState['targets'] = {}
   let next: DateTimeString | null = null
   for (const name of SLA_TARGETS) {
@@ -135,6 +138,11 @@ export function evaluateTicketSla (
     if (due === null) continue
     const told = announced[name]
     if (told !== undefined && told.due_at === due && told.breach) continue
+    // A running target due before the ticket was imported is history: recorded, never announced (docs/sla.md, "Imported tickets").
+    if (timeline.imported_at !== undefined && target.state === 'running' && due <= timeline.imported_at) {
+      announced = { ...announced, [name]: { due_at: due, warning: true, breach: true, imported: true } }
+      continue
+    }
     if (next === null || due < next) next = due
   }
   const state: TicketSlaState = {

@@ -23,7 +23,13 @@ export interface SlaTargetRecord {
 }
 
 /** What the escalation job announced for a target's due time (a new due time may be announced again). */
-export interface SlaAnnounced { due_at: DateTimeString, warning: boolean, breach: boolean }
+export interface SlaAnnounced {
+  due_at: DateTimeString
+  warning: boolean
+  breach: boolean
+  /** Set by an import for a target already past due when imported: recorded, never notified (docs/sla.md). */
+  imported?: true
+}
 
 /** The SLA state of one ticket (`ticket_sla`): the timeline the clocks read and the last evaluation. */
 export interface TicketSlaState {
@@ -81,6 +87,12 @@ export interface SlaRepository {
   /** Writes the state (insert or replace) and, unless null, the ticket's due-time columns (not its `updated_at`). */
   saveTicketState(state: TicketSlaState, due: TicketSlaDue | null): Promise<void>
   /**
+   * `saveTicketState` for many tickets (an import batch): the states in
+   * multi-row upserts, the due columns of those whose `due` is not null in
+   * one statement per chunk, not one per ticket.
+   */
+  saveTicketStates(entries: ReadonlyArray<{ state: TicketSlaState, due: TicketSlaDue | null }>): Promise<void>
+  /**
    * Tickets whose `sla_next_due_at` is at or before `before`, earliest first,
    * at most `limit`: read through the index on that column, so the cost
    * follows the number due, not the number open.
@@ -91,6 +103,15 @@ export interface SlaRepository {
    * false when it was already (by this or another instance): announce once.
    */
   claimAnnouncement(entry: { ticket_id: number, target: SlaTargetName, kind: 'warning' | 'breach', due_at: DateTimeString }): Promise<boolean>
+  /** Those of these tickets that have no state yet (one query, reading no state). */
+  withoutState(ticketIds: readonly number[]): Promise<number[]>
+  /**
+   * The conversations of these tickets as the clocks read them (tickets of an
+   * import that kept no SLA state): each ticket's replies (comments of type
+   * Reply) with whether staff wrote them, and its latest comment's time. One
+   * query; tickets without comments are absent.
+   */
+  conversations(ticketIds: readonly number[]): Promise<Map<number, { replies: Array<{ at: DateTimeString, staff: boolean }>, last_activity_at: DateTimeString | null }>>
   /** Ids of tickets that are not closed, above `afterId`, ascending, at most `limit` (recalculation batches). */
   openTicketIds(afterId: number, limit: number, closedStatuses: readonly number[]): Promise<number[]>
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import {
-  slaCalendarList, slaPolicyList,
+  CommentType, Role, slaCalendarList, slaPolicyList,
   type SlaCalendar, type SlaPolicy, type SlaRepository, type TicketSlaState, type WithIncludes
 } from '@helpdesk/core'
 import { caseInsensitive, countInclude, listPage, relationInclude, type ListMapping } from '../list/list-mapping.js'
@@ -96,6 +96,16 @@ const SAVE_STATE = 'insert into "ticket_sla" ("ticket_id", "policy_id", "timelin
   'values (?, ?, ?, ?, ?, ?, ?) on conflict ("ticket_id") do update set "policy_id" = excluded."policy_id", "timeline" = excluded."timeline", ' +
   '"targets" = excluded."targets", "announced" = excluded."announced", "paused_minutes" = excluded."paused_minutes", "evaluated_at" = excluded."evaluated_at"'
 const SAVE_DUE = 'update "tickets" set "first_response_due_at" = ?, "next_response_due_at" = ?, "resolution_due_at" = ?, "sla_next_due_at" = ? where "id" = ?'
+
+/** Rows per statement of `saveTicketStates` (well under SQLite's bound-parameter limit: seven per state). */
+const STATES_PER_STATEMENT = 500
+const DUE_COLUMNS = [
+  { name: 'id', type: 'integer' },
+  { name: 'first_response_due_at', type: 'timestamp' },
+  { name: 'next_response_due_at', type: 'timestamp' },
+  { name: 'resolution_due_at', type: 'timestamp' },
+  { name: 'sla_next_due_at', type: 'timestamp' }
+] as const
 
 type CalendarItem = WithIncludes<SlaCalendar>
 type PolicyItem = WithIncludes<SlaPolicy>
@@ -225,6 +235,28 @@ export function createSlaRepository (ctx: RepositoryContext): SlaRepository {
         await dialect.run(db, SAVE_DUE, [due.first_response_due_at, due.next_response_due_at, due.resolution_due_at, due.sla_next_due_at, state.ticket_id])
       }
     },
+    async saveTicketStates (entries) {
+      for (let i = 0; i < entries.length; i += STATES_PER_STATEMENT) {
+        const chunk = entries.slice(i, i + STATES_PER_STATEMENT)
+        await db('ticket_sla').insert(chunk.map(({ state }) => ({
+          ticket_id: state.ticket_id,
+          policy_id: state.policy_id,
+          timeline: JSON.stringify(state.timeline),
+          targets: JSON.stringify(state.targets),
+          announced: JSON.stringify(state.announced),
+          paused_minutes: state.paused_minutes,
+          evaluated_at: state.evaluated_at
+        }))).onConflict('ticket_id').merge(['policy_id', 'timeline', 'targets', 'announced', 'paused_minutes', 'evaluated_at'])
+        const due = chunk.filter((entry) => entry.due !== null)
+        if (due.length === 0) continue
+        const table = dialect.rowsTable(DUE_COLUMNS, due.map(({ state, due }) => [
+          state.ticket_id, due!.first_response_due_at, due!.next_response_due_at, due!.resolution_due_at, due!.sla_next_due_at
+        ]))
+        await db.raw('update "tickets" set "first_response_due_at" = v."first_response_due_at", "next_response_due_at" = v."next_response_due_at", ' +
+          '"resolution_due_at" = v."resolution_due_at", "sla_next_due_at" = v."sla_next_due_at" ' +
+          `from ${table.sql} where "tickets"."id" = v."id"`, table.bindings as Knex.RawBinding[])
+      }
+    },
     async dueBefore (before, limit) {
       const rows = await db('tickets')
         .select('id', 'first_response_due_at', 'next_response_due_at', 'resolution_due_at', 'sla_next_due_at')
@@ -242,6 +274,31 @@ export function createSlaRepository (ctx: RepositoryContext): SlaRepository {
       const inserted = await db('sla_announcements').insert({ ...entry, created_at: now(ctx) })
         .onConflict(['ticket_id', 'target', 'kind', 'due_at']).ignore().returning('ticket_id') as unknown[]
       return inserted.length > 0
+    },
+    async withoutState (ticketIds) {
+      if (ticketIds.length === 0) return []
+      const qb = db('ticket_sla').select('ticket_id')
+      dialect.whereIdIn(qb, 'ticket_id', ticketIds)
+      const having = new Set((await qb as Array<{ ticket_id: number }>).map((row) => Number(row.ticket_id)))
+      return ticketIds.filter((id) => !having.has(id))
+    },
+    async conversations (ticketIds) {
+      const out = new Map<number, { replies: Array<{ at: string, staff: boolean }>, last_activity_at: string | null }>()
+      if (ticketIds.length === 0) return out
+      const qb = db('comments').leftJoin('users', 'users.id', 'comments.user_id')
+        .select('comments.ticket_id', 'comments.type', 'comments.created_at', 'users.role')
+        .orderBy('comments.id', 'asc')
+      dialect.whereIdIn(qb, 'comments.ticket_id', ticketIds)
+      const rows = await qb as Array<{ ticket_id: number, type: number | string, created_at: string, role: number | string | null }>
+      for (const row of rows) {
+        const id = Number(row.ticket_id)
+        const at = row.created_at
+        const entry = out.get(id) ?? { replies: [], last_activity_at: null }
+        out.set(id, entry)
+        if (Number(row.type) === CommentType.Reply) entry.replies.push({ at, staff: row.role !== null && Number(row.role) !== Role.Customer })
+        if (entry.last_activity_at === null || at > entry.last_activity_at) entry.last_activity_at = at
+      }
+      return out
     },
     async openTicketIds (afterId, limit, closedStatuses) {
       const rows = await db('tickets').select('id').where('id', '>', afterId).whereNotIn('status', [...closedStatuses])
