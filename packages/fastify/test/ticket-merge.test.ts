@@ -289,6 +289,35 @@ eachDialect((dialect) => {
       expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${source}`, token: d.agent.token, payload: { status: 1 } }), 200)
     })
 
+    it('a reply written while the ticket is being merged lands on the target, never on the closed source', { skip: dialect !== 'postgres' && 'needs a second connection holding a row lock' }, async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const knex = h.store.knex
+      // A merge in flight: it holds the source's row, then closes it into the target and commits.
+      const merging = await knex.transaction()
+      let reply: Promise<Awaited<ReturnType<TestApp['inject']>>>
+      try {
+        await merging('tickets').select('id').where('id', source).forUpdate()
+        // Started now (an injected request runs once awaited): it reads the ticket, unmerged, then waits for the row.
+        reply = Promise.resolve(h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/comments`, token: d.alice.token, payload: { body: 'Written meanwhile.', type: 1, private: false } }))
+        for (let waited = 0; ; waited += 20) {
+          const row = await knex.raw("select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'") as { rows: Array<{ n: string }> }
+          if (Number(row.rows[0]?.n) > 0) break
+          assert.ok(waited < 10_000, 'the reply never waited for the merge')
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        await merging('tickets').where('id', source).update({ merged_into_id: target, status: 3 })
+        await merging.commit()
+      } finally {
+        if (!merging.isCompleted()) await merging.rollback()
+      }
+      const written = expectStatus(await reply, 201).data
+      assert.equal(written.ticket_id, target)
+      assert.deepEqual(await comments(h, d.admin.token, source), [])
+    })
+
     it('automations and triggers leave a merged ticket alone', async (t) => {
       const clock = manualClock()
       const h = await buildApp(t, dialect, { clock })
