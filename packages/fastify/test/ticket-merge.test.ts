@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { TicketEventType } from '@helpdesk/core'
 import { buildApp, eachDialect, manualClock, type TestApp } from './helpers.js'
-import { expectStatus } from './http-assertions.js'
+import { expectStatus, expectValidation } from './http-assertions.js'
 import { mailDesk, SUPPORT } from './mail-fixtures.js'
 import { desk, postComment, postTicket, recordEvents, settle, uploadId, type Desk } from './ticket-fixtures.js'
 
@@ -228,6 +228,184 @@ eachDialect((dialect) => {
       assert.equal((await comments(h, d.admin.token, source)).length, 1)
       assert.deepEqual({ history: await count(h, 'ticket_history'), comments: await count(h, 'comments'), events: await count(h, 'event_log') }, before)
       assert.equal(await count(h, 'ticket_merges'), 0)
+    })
+  })
+
+  describe(`after a merge (${dialect})`, () => {
+    const draftOf = async (h: TestApp, token: string, id: number): Promise<string | null> =>
+      (expectStatus(await h.inject({ method: 'GET', url: `/api/v1/tickets/${id}/draft`, token }), 200).data as { body: string } | null)?.body ?? null
+    const putDraft = async (h: TestApp, token: string, id: number, body: string): Promise<void> => {
+      expectStatus(await h.inject({ method: 'PUT', url: `/api/v1/tickets/${id}/draft`, token, payload: { body } }), 200)
+    }
+
+    it("a reply sent to the merged ticket takes that ticket's draft with it and leaves the author's draft on the target", async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      await putDraft(h, d.agent.token, source, 'Written on the source.')
+      await putDraft(h, d.agent.token, target, 'Unsent, on the target.')
+      expectStatus(await merge(h, d.agent.token, source, target), 200)
+      const sent = await postComment(h, d.agent.token, source, { body: 'Written on the source.' })
+      assert.equal(sent.ticket_id, target)
+      assert.equal(await draftOf(h, d.agent.token, source), null, 'the draft that was sent is gone (it cannot be sent twice)')
+      assert.equal(await draftOf(h, d.agent.token, target), 'Unsent, on the target.', 'the other draft stays')
+      // Sent on the target itself, the target's draft goes as before.
+      await postComment(h, d.agent.token, target, { body: 'Now on the target.' })
+      assert.equal(await draftOf(h, d.agent.token, target), null)
+    })
+
+    it('a merged ticket is changed only by undoing the merge: PATCH, bulk and macros answer 422; a no-op (bulk close) is fine', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const other = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      expectStatus(await merge(h, d.agent.token, source, target), 200)
+      const refused = expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${source}`, token: d.agent.token, payload: { status: 1 } }), 422)
+      assert.equal(refused.errors.status[0], `Ticket #${source} was merged into #${target}: undo the merge instead.`)
+      expectValidation(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${source}`, token: d.admin.token, payload: { priority: 'high' } }), 'priority')
+      expectValidation(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${source}`, token: d.alice.token, payload: { title: 'Renamed' } }), 'title')
+      expectValidation(await h.inject({ method: 'PUT', url: `/api/v1/tickets/${source}/privacy`, token: d.admin.token }), 'private')
+      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${source}`, token: d.agent.token, payload: { status: 3 } }), 200)
+
+      const reopen = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/tickets/bulk', token: d.agent.token, payload: { ids: [source, other], action: { status: 1 } } }), 200).data
+      assert.equal(reopen[0].status, 'error')
+      assert.match(reopen[0].error.errors.status[0], /undo the merge instead/)
+      assert.equal(reopen[1].status, 'ok', 'the other tickets go on')
+      const tagged = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/tickets/bulk', token: d.agent.token, payload: { ids: [source], action: { tags: { add: ['x'] } } } }), 200).data
+      assert.equal(tagged[0].status, 'error')
+      const closed = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/tickets/bulk', token: d.agent.token, payload: { ids: [source, other], action: { close: true } } }), 200).data
+      assert.deepEqual(closed.map((o: any) => o.status), ['ok', 'ok'], 'closing a merged (closed) ticket changes nothing')
+
+      const macro = expectStatus(await h.inject({ method: 'POST', url: '/api/v1/macros', token: d.admin.token, payload: { name: 'Reopen', actions: [{ type: 'set_status', value: 1 }] } }), 201).data
+      expectValidation(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/macros/${macro.id}`, token: d.admin.token }), 'id')
+
+      const after = await ticket(h, d.admin.token, source)
+      assert.deepEqual([after.status, after.merged_into_id, after.priority, after.private], [3, target, 'normal', true])
+      assert.ok(!(await history(h, d.admin.token, source)).some((e) => e.field === 'status' && e.new_value === 1))
+      // Undone, it is a ticket like any other again.
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/unmerge`, token: d.agent.token }), 200)
+      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${source}`, token: d.agent.token, payload: { status: 1 } }), 200)
+    })
+
+    it('a reply written while the ticket is being merged lands on the target, never on the closed source', { skip: dialect !== 'postgres' && 'needs a second connection holding a row lock' }, async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const knex = h.store.knex
+      // A merge in flight: it holds the source's row, then closes it into the target and commits.
+      const merging = await knex.transaction()
+      let reply: Promise<Awaited<ReturnType<TestApp['inject']>>>
+      try {
+        await merging('tickets').select('id').where('id', source).forUpdate()
+        // Started now (an injected request runs once awaited): it reads the ticket, unmerged, then waits for the row.
+        reply = Promise.resolve(h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/comments`, token: d.alice.token, payload: { body: 'Written meanwhile.', type: 1, private: false } }))
+        for (let waited = 0; ; waited += 20) {
+          const row = await knex.raw("select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'") as { rows: Array<{ n: string }> }
+          if (Number(row.rows[0]?.n) > 0) break
+          assert.ok(waited < 10_000, 'the reply never waited for the merge')
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        await merging('tickets').where('id', source).update({ merged_into_id: target, status: 3 })
+        await merging.commit()
+      } finally {
+        if (!merging.isCompleted()) await merging.rollback()
+      }
+      const written = expectStatus(await reply, 201).data
+      assert.equal(written.ticket_id, target)
+      assert.deepEqual(await comments(h, d.admin.token, source), [])
+    })
+
+    it('automations and triggers leave a merged ticket alone', async (t) => {
+      const clock = manualClock()
+      const h = await buildApp(t, dialect, { clock })
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      expectStatus(await merge(h, d.agent.token, source, target), 200)
+      expectStatus(await h.inject({
+        method: 'POST', url: '/api/v1/automations', token: d.admin.token,
+        payload: { name: 'Reopen stale', time_condition: { anchor: 'created', hours: 1 }, conditions: { all: [] }, actions: [{ type: 'set_status', value: 1 }, { type: 'add_tags', value: ['stale'] }] }
+      }), 201)
+      clock.advance(2 * 3_600_000)
+      const run = await h.helpdesk.automations.run()
+      assert.deepEqual(run.fired.flatMap((f) => f.ticket_ids), [target], 'the target fires; the merged source is not a candidate')
+      const after = await ticket(h, d.admin.token, source)
+      assert.deepEqual([after.status, after.merged_into_id], [3, target])
+    })
+
+    it('refuses to undo a merge whose comments were split off the target, and changes nothing', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing, body: 'Body of the source.' })).id
+      const reply = await postComment(h, d.alice.token, source, { body: 'Reply on the source.' })
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      expectStatus(await merge(h, d.agent.token, source, target), 200)
+      const body = (await comments(h, d.admin.token, target)).find((c) => c.preview === 'Body of the source.')
+      const split = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${target}/split`, token: d.agent.token, payload: { comment_ids: [body.id, reply.id] } }), 201).data
+      const before = { comments: await count(h, 'comments'), history: await count(h, 'ticket_history') }
+
+      const refused = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/unmerge`, token: d.agent.token }), 422)
+      assert.match(refused.errors.id[0], /comments have moved off #\d+ since the merge \(split or merged on\); undo that first/)
+      assert.deepEqual({ comments: await count(h, 'comments'), history: await count(h, 'ticket_history') }, before)
+      assert.deepEqual((await comments(h, d.admin.token, split.id)).map((c) => c.id).sort(), [body.id, reply.id].sort(), 'the body comment is not deleted where it went')
+      const still = await ticket(h, d.admin.token, source)
+      assert.deepEqual([still.status, still.merged_into_id], [3, target])
+
+      // Merging the split ticket back brings them home; then the merge can be undone.
+      expectStatus(await merge(h, d.agent.token, split.id, target), 200)
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/unmerge`, token: d.agent.token }), 200)
+      assert.deepEqual((await comments(h, d.admin.token, source)).map((c) => c.id), [reply.id])
+      assert.ok(!(await comments(h, d.admin.token, target)).some((c) => c.id === body.id), 'the body reply is removed from the target')
+    })
+
+    it('undoes a chain A -> B -> C only from its end: A first is 422 and deletes nothing; B, then A, works', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const a = (await postTicket(h, d.alice.token, { category: d.billing, body: 'Body A.' })).id
+      const onA = await postComment(h, d.alice.token, a, { body: 'Reply on A.' })
+      const b = (await postTicket(h, d.alice.token, { category: d.billing, body: 'Body B.' })).id
+      const c = (await postTicket(h, d.alice.token, { category: d.billing, body: 'Body C.' })).id
+      expectStatus(await merge(h, d.admin.token, a, b), 200)
+      expectStatus(await merge(h, d.admin.token, b, c), 200)
+      const onC = (await comments(h, d.admin.token, c)).map((x) => x.preview)
+      const before = await count(h, 'comments')
+
+      const refused = expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${a}/unmerge`, token: d.admin.token }), 422)
+      assert.match(refused.errors.id[0], new RegExp(`#${b} was merged into #${c} since; undo that first`))
+      assert.equal(await count(h, 'comments'), before)
+      assert.deepEqual((await comments(h, d.admin.token, c)).map((x) => x.preview), onC)
+      assert.equal((await ticket(h, d.admin.token, a)).merged_into_id, b)
+
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${b}/unmerge`, token: d.admin.token }), 200)
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${a}/unmerge`, token: d.admin.token }), 200)
+      assert.deepEqual((await comments(h, d.admin.token, a)).map((x) => x.id), [onA.id])
+      assert.deepEqual((await comments(h, d.admin.token, b)).map((x) => x.preview), [])
+      assert.deepEqual((await comments(h, d.admin.token, c)).map((x) => x.preview), [])
+    })
+
+    it('the built-in "Recently closed" view and its count leave merged tickets out; filter[merged] picks either kind', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const closed = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      await postComment(h, d.agent.token, closed, { body: 'Done.', close: true })
+      expectStatus(await merge(h, d.agent.token, source, target), 200)
+      const views = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/views?include=count', token: d.agent.token }), 200).data
+      const recent = views.find((v: any) => v.key === 'closed')
+      assert.equal(recent.count, 1)
+      const query = new URLSearchParams(Object.entries(recent.filters as Record<string, string>).map(([k, v]) => [`filter[${k}]`, v]))
+      const listed = expectStatus(await h.inject({ method: 'GET', url: `/api/v1/tickets?${query.toString()}`, token: d.agent.token }), 200).data
+      assert.deepEqual(listed.map((x: any) => x.id), [closed])
+      const merged = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/tickets?filter[merged]=1', token: d.agent.token }), 200).data
+      assert.deepEqual(merged.map((x: any) => x.id), [source])
+      expectStatus(await h.inject({ method: 'GET', url: '/api/v1/tickets?filter[merged]=maybe', token: d.agent.token }), 422)
+      expectValidation(await h.inject({ method: 'POST', url: '/api/v1/views', token: d.agent.token, payload: { name: 'Bad', filters: { merged: '2' } } }), 'filters.merged')
+      const open = expectStatus(await h.inject({ method: 'GET', url: '/api/v1/tickets?filter[status]=1,2', token: d.agent.token }), 200).data
+      assert.deepEqual(open.map((x: any) => x.id), [target], 'open or pending: the target only')
     })
   })
 

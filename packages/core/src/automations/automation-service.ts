@@ -214,7 +214,8 @@ export class AutomationService {
     const by = automationActor({ type: 'automation', id: automation.id, name: automation.name })
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const ticket = await tx.tickets.findById(candidate.ticket.id)
-      if (ticket === null) return false
+      // Merged since the page was read: rules leave a merged ticket alone (the due query leaves them out).
+      if (ticket === null || ticket.merged_into_id != null) return false
       const tags = (await tx.tickets.tagsOf([ticket.id])).get(ticket.id) ?? []
       const owner = await tx.users.findById(ticket.user_id)
       const facts = {

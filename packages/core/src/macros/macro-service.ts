@@ -13,6 +13,7 @@ import {
   ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketUpdatedEvent
 } from '../tickets/ticket-events.js'
 import { answerProblem } from '../tickets/ticket-fields.js'
+import { ensureNotMerged } from '../tickets/ticket-merge.js'
 import { canAssignTickets, canChangeTicketPrivacy, canComment, visibleTicket } from '../tickets/ticket-policy.js'
 import type { TicketPatch } from '../tickets/ticket-store.js'
 import { checkedTicketTags } from '../tickets/ticket-tags.js'
@@ -108,12 +109,14 @@ export class MacroService {
     ensureStaff(actor)
     const macro = await this.view(actor, macroId)
     const { ticket: seen } = await visibleTicket(this.ctx.store, actor, ticketId)
+    ensureNotMerged(seen, 'id')
     for (const action of macro.actions) this.ensureMay(actor, seen, action)
     const rule = automationActor({ type: 'macro', id: macro.id, name: macro.name }).rule as MacroTicketUpdatedEvent['rule']
 
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const ticket = await tx.tickets.findById(ticketId)
       if (ticket === null) throw new NotFoundError('Ticket')
+      ensureNotMerged(ticket, 'id')
       const tags = (await tx.tickets.tagsOf([ticketId])).get(ticketId) ?? []
       const before = ruleTicketOf(ticket, tags)
       const { ticket: next, effects } = applyRuleActions(before, macro.actions)

@@ -350,6 +350,9 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
           assert.deepEqual(await titles('xylophone'), ['Beta'], 'found by its comment on the ticket it moved to, not the old one')
           assert.deepEqual(await store.ticketMerges.moveComments([comment.id], alpha.id, beta.id), [])
           assert.deepEqual(await store.ticketMerges.commentsOf(beta.id), [{ id: comment.id, type: 1, private: false }])
+          assert.deepEqual(await store.ticketMerges.commentsElsewhere([comment.id, 999999], beta.id), [], 'on the ticket, or on none (deleted)')
+          assert.deepEqual(await store.ticketMerges.commentsElsewhere([comment.id], alpha.id), [comment.id])
+          assert.deepEqual(await store.ticketMerges.commentsElsewhere([], alpha.id), [])
 
           const moves = {
             comment_ids: [comment.id], privatized_comment_ids: [], body_comment_id: null, body_attachment_ids: [], participant_ids: [],

@@ -21,6 +21,13 @@ import { canModifyComment, canSeeComment, canSeeTicket, ensureCanComment, readab
 import { landingTicket } from './ticket-merge.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
+/** 409 when it ends the request: the ticket was merged while the comment was on its way (`create` sends it on once). */
+class MergedMeanwhile extends ConflictError {
+  constructor (ticket: Ticket) {
+    super(`Ticket #${ticket.id} was merged into #${ticket.merged_into_id ?? ''} while the comment was being sent: send it again.`)
+  }
+}
+
 /** A new comment, whichever door it came through. */
 export interface CommentInput {
   /** Plain text or HTML; sanitised before storage. */
@@ -86,17 +93,25 @@ export class CommentService {
   async create (caller: ActorInput, ticketId: number, input: CommentInput, options: CommentWriteOptions = {}): Promise<Comment> {
     const actor = requirePerson(caller)
     const { store } = this.ctx
-    const { ticket: addressed, scope } = await visibleTicket(store, actor, ticketId)
-    const ticket = await this.landing(actor, addressed)
-    ensureCanComment(actor, ticket, input.type)
-    if (input.if_no_comments_after !== undefined) {
-      const newer = await store.comments.idsAfter(ticket, scope.comments, input.if_no_comments_after, actor.id, 100)
-      if (newer.length > 0) {
-        throw new ConflictError(`${newer.length === 1 ? 'A comment was' : `${newer.length} comments were`} added since your draft began (${newer.map((id) => `#${id}`).join(', ')}): read ${newer.length === 1 ? 'it' : 'them'}, then send again without if_no_comments_after.`)
+    // Twice at most: a merge committed between finding where the comment lands and writing it sends it on (`MergedMeanwhile`).
+    for (let attempt = 1; ; attempt++) {
+      const { ticket: addressed, scope } = await visibleTicket(store, actor, ticketId)
+      const ticket = await this.landing(actor, addressed)
+      ensureCanComment(actor, ticket, input.type)
+      if (input.if_no_comments_after !== undefined) {
+        const newer = await store.comments.idsAfter(ticket, scope.comments, input.if_no_comments_after, actor.id, 100)
+        if (newer.length > 0) {
+          throw new ConflictError(`${newer.length === 1 ? 'A comment was' : `${newer.length} comments were`} added since your draft began (${newer.map((id) => `#${id}`).join(', ')}): read ${newer.length === 1 ? 'it' : 'them'}, then send again without if_no_comments_after.`)
+        }
+      }
+      try {
+        // The author's draft goes with the comment they send: the one on the ticket they wrote to, even when
+        // the comment lands on the ticket it was merged into (their draft there is another text). A macro's comment is not a draft.
+        return await this.write(actor, ticket, input, options, options.rule === undefined ? addressed.id : null)
+      } catch (error) {
+        if (!(error instanceof MergedMeanwhile) || attempt >= 2) throw error
       }
     }
-    // The author's draft on the ticket goes with the comment they send (a macro's comment is not the draft).
-    return await this.write(actor, ticket, input, options, options.rule === undefined)
   }
 
   /**
@@ -105,7 +120,14 @@ export class CommentService {
    * participant Cc'd in on the thread), so the commenting rule is not asked.
    */
   async createFromMail (author: ActorInput, ticket: Ticket, input: Omit<CommentInput, 'type'>): Promise<Comment> {
-    return await this.write(requirePerson(author), await landingTicket(this.ctx.store, ticket), { ...input, type: CommentType.Reply })
+    const actor = requirePerson(author)
+    try {
+      return await this.write(actor, await landingTicket(this.ctx.store, ticket), { ...input, type: CommentType.Reply })
+    } catch (error) {
+      if (!(error instanceof MergedMeanwhile)) throw error
+      const current = await this.ctx.store.tickets.findById(ticket.id) ?? ticket
+      return await this.write(actor, await landingTicket(this.ctx.store, current), { ...input, type: CommentType.Reply })
+    }
   }
 
   /**
@@ -123,7 +145,8 @@ export class CommentService {
     return landing
   }
 
-  private async write (actor: PersonActor, ticket: Ticket, input: CommentInput, options: CommentWriteOptions = {}, discardDraft = false): Promise<Comment> {
+  /** Writes the comment on `ticket` (where it lands); `draftOf`: the ticket whose draft of the author's it sends (null: none). */
+  private async write (actor: PersonActor, landed: Ticket, input: CommentInput, options: CommentWriteOptions = {}, draftOf: number | null = null): Promise<Comment> {
     const { store } = this.ctx
     const errors: FieldErrors = {}
     const body = checkedBody(errors, input.body)
@@ -133,6 +156,10 @@ export class CommentService {
     const byStaff = isStaff(actor)
 
     return await this.ctx.events.transaction(store, async (tx) => {
+      // Read again under the ticket's row lock (merges take it too): a reply never lands on a ticket merged meanwhile.
+      await tx.ticketMerges.lock([landed.id])
+      const ticket = await tx.tickets.findById(landed.id) ?? ticketNotFound()
+      if (ticket.merged_into_id != null) throw new MergedMeanwhile(ticket)
       const comment = await tx.comments.create({
         ticket_id: ticket.id,
         user_id: actor.id,
@@ -142,7 +169,7 @@ export class CommentService {
         private: input.private ?? false
       })
       // Sent: the draft goes, and the uploads it held that the comment carries are linked to the comment (and so leave it).
-      if (discardDraft) await tx.drafts.delete(actor.id, ticket.id)
+      if (draftOf !== null) await tx.drafts.delete(actor.id, draftOf)
       await linkAttachments(tx, actor.id, attachmentIds, { ticket_id: ticket.id, comment_id: comment.id })
       const next = statusAfterComment(ticket.status, { isReply: input.type === CommentType.Reply, byStaff, close: input.close === true })
       // A reply is activity the owner sees: updated_at moves even when the status does not. A note is
@@ -244,4 +271,8 @@ function withReadableTicket (actor: User, comment: WithIncludes<Comment>): WithI
 
 function notFound (): never {
   throw new NotFoundError('Comment')
+}
+
+function ticketNotFound (): never {
+  throw new NotFoundError('Ticket')
 }

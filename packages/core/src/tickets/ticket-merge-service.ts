@@ -119,7 +119,9 @@ export class TicketMergeService {
    * participants and answers the target gained are taken away (an answer
    * changed since stays), the source gets its status back and the target,
    * when the merge reopened it and it is still Open, closes again. Replies
-   * that landed on the target after the merge stay there. Returns the source.
+   * that landed on the target after the merge stay there. Refused (422) once
+   * the merge's comments have left the target (split off, or the target
+   * merged on): undo that first. Returns the source.
    */
   async unmerge (caller: ActorInput, sourceId: number): Promise<Ticket> {
     const actor = requirePerson(caller)
@@ -142,6 +144,13 @@ export class TicketMergeService {
       const src = await tx.tickets.findById(source.id) ?? notFound()
       const tgt = await tx.tickets.findById(target.id) ?? notFound()
       const { moves } = record
+      // Under the lock (splits and merges of the target take it too): undo only what is still where the merge put it.
+      const bodyIds = moves.body_comment_id !== null ? [moves.body_comment_id] : []
+      const elsewhere = await tx.ticketMerges.commentsElsewhere([...bodyIds, ...moves.comment_ids], tgt.id)
+      if (tgt.merged_into_id != null || elsewhere.length > 0) {
+        const why = tgt.merged_into_id != null ? `#${tgt.id} was merged into #${tgt.merged_into_id} since` : `comments have moved off #${tgt.id} since the merge (split or merged on)`
+        throw ValidationError.field('id', `The merge of #${src.id} into #${tgt.id} cannot be undone: ${why}; undo that first.`)
+      }
       await tx.ticketMerges.moveAttachments(moves.body_attachment_ids, { ticket_id: src.id, comment_id: null })
       if (moves.body_comment_id !== null) await tx.comments.delete(moves.body_comment_id)
       const back = await tx.ticketMerges.moveComments(moves.comment_ids, tgt.id, src.id)

@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors.js'
 import type { Store } from '../store.js'
 import type { DateTimeString } from '../time.js'
 import type { AttachmentTarget } from './attachment.js'
@@ -70,6 +71,8 @@ export interface TicketMergeRepository {
    * returns the ids moved.
    */
   moveComments(commentIds: number[], fromTicketId: number, toTicketId: number): Promise<number[]>
+  /** Those of `commentIds` that are on another ticket than `ticketId` now (deleted ones are on none). */
+  commentsElsewhere(commentIds: number[], ticketId: number): Promise<number[]>
   /** Sets `private` of those comments. */
   setCommentsPrivate(commentIds: number[], isPrivate: boolean): Promise<void>
   /** The ids of the ticket's own attachments (those on no comment). */
@@ -95,6 +98,17 @@ export function mergeRefusal (source: Ticket, target: Ticket): string | null {
   if (target.merged_into_id != null) return `Ticket #${target.id} was itself merged into #${target.merged_into_id}: merge into #${target.merged_into_id} instead.`
   if (source.user_id !== target.user_id) return `Ticket #${target.id} belongs to another customer: only tickets of the same customer can be merged.`
   return null
+}
+
+/**
+ * Refuses (422 on `key`) any change of a merged ticket but undoing the
+ * merge: it is closed and everything addressed to it lands on the target, so
+ * reopening it (or retagging, reassigning, a macro) would show a ticket in
+ * the open views whose replies go elsewhere. PATCH, bulk actions and macros
+ * ask this; triggers and automations skip a merged ticket instead.
+ */
+export function ensureNotMerged (ticket: Pick<Ticket, 'id' | 'merged_into_id'>, key = 'status'): void {
+  if (ticket.merged_into_id != null) throw ValidationError.field(key, `Ticket #${ticket.id} was merged into #${ticket.merged_into_id}: undo the merge instead.`)
 }
 
 /**

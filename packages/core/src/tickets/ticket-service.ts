@@ -15,6 +15,7 @@ import { checkFieldAnswers, checkPurchaseCode } from './ticket-fields.js'
 import { changedFields, ticketEventFacts, TicketEventType, type TicketAssignedEvent, type TicketClosedByAgentEvent, type TicketCreatedByAgentEvent, type TicketCreatedEvent, type TicketDeletedEvent, type TicketUpdatedEvent } from './ticket-events.js'
 import { importTickets, type TicketImport } from './ticket-import.js'
 import { checkedBody, checkedTitle, type TicketInput, type TicketUpdateInput } from './ticket-input.js'
+import { ensureNotMerged } from './ticket-merge.js'
 import { ownerUser, resolveTicketOwner, type TicketOwner } from './ticket-owner.js'
 import {
   canAssignTickets, canAssignTo, canChangeTicketPrivacy, canDeleteTickets, readableTicket, ticketEditRights, ticketScope, visibleTicket, type TicketScope
@@ -166,11 +167,18 @@ export class TicketService {
     }
     const tags = input.tags !== undefined ? checkedTicketTags(errors, input.tags) : undefined
     throwIfInvalid(errors)
+    // A merged ticket changes only by undoing the merge; asking for what it has already (bulk "close") is no change.
+    const refusedKey = (changes: string[], tagsChange: boolean): string | null => changes.length > 0 || tagsChange ? (changes.includes('status') ? 'status' : changes[0] ?? 'tags') : null
+    const asked = refusedKey(changedFields(ticket, patch).map(patchKeyToInput), tags !== undefined)
+    if (asked !== null) ensureNotMerged(ticket, asked)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const before = (await tx.tickets.tagsOf([id])).get(id) ?? []
       const tagsChange = tags !== undefined && !sameTags(before.map((tag) => tag.name), tags)
       const updated = await tx.tickets.update(id, patch)
       if (updated === null) throw new NotFoundError('Ticket')
+      // Merged while this request was on its way (the row as written says so): nothing is kept.
+      const raced = refusedKey(changedFields(ticket, patch).map(patchKeyToInput), tagsChange)
+      if (raced !== null) ensureNotMerged(updated, raced)
       const after = tagsChange && tags !== undefined ? await tx.tickets.setTags(id, tags) : before
       await recordTicketChanges(tx, actor, ticketWithTagNames(ticket, before), ticketWithTagNames(updated, after))
       const evented = ticketWithTags(updated, after)
@@ -192,6 +200,7 @@ export class TicketService {
     const { ticket } = await this.visible(actor, id)
     ensure(canChangeTicketPrivacy(actor, ticket))
     if (ticket.private === isPrivate) return ticket
+    ensureNotMerged(ticket, 'private')
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { private: isPrivate })
       if (updated === null) throw new NotFoundError('Ticket')
@@ -317,4 +326,9 @@ export class TicketService {
   private async categoryOf (store: Store, ticket: Ticket): Promise<Pick<Category, 'id' | 'name'>> {
     return await store.categories.findById(ticket.category_id) ?? { id: ticket.category_id, name: '' }
   }
+}
+
+/** The request's name of a `TicketPatch` key (`category_id` is asked as `category`). */
+function patchKeyToInput (key: string): string {
+  return key === 'category_id' ? 'category' : key
 }

@@ -88,8 +88,11 @@ export const ticketList = defineList({
   },
   /** `first_name`, `last_name`, `email` match the owner; `search` is the full-text search (CONTRACT §4). */
   partialFilters: ['first_name', 'last_name', 'email', 'search'],
-  /** `priority` takes priority names; `tags` tag names (any of them; staff only). */
-  exactFilters: ['status', 'categories', 'agents', 'priority', 'tags'],
+  /**
+   * `priority` takes priority names; `tags` tag names (any of them; staff only); `merged` 0 (tickets not merged
+   * into another) or 1 (merged ones: closed, their conversation on the target).
+   */
+  exactFilters: ['status', 'categories', 'agents', 'priority', 'tags', 'merged'],
   /** `updated_since`: tickets changed (a comment counts) at or after a time, for incremental export. */
   sinceFilters: ['updated_since', ...SLA_DUE_FIELDS.map((f) => `${f}[gte]` as const)],
   /** `filter[first_response_due_at][lt]=...`: tickets due before a time (docs/sla.md). */

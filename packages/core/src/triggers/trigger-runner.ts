@@ -74,6 +74,8 @@ export type TriggerRun = (TriggerPassResult & { after: Ticket }) | null
 export async function runTriggersOnChange (ctx: ServiceContext, tx: Store, actor: ActorInput, change: TriggerChange): Promise<TriggerRun> {
   const acting = toActor(actor)
   if (acting.kind === 'automation' && acting.rule.type === 'trigger') return null
+  // A merged ticket is closed for good unless the merge is undone: rules leave it alone (docs/tickets.md).
+  if (change.ticket.merged_into_id != null) return null
   const active = await tx.triggers.active()
   if (!active.some((trigger) => trigger.events.includes(change.event))) return null
   // Those on `ticket.updated` too: the changes of a round are a ticket update for the next round (a breach trigger's tag, say).

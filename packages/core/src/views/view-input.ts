@@ -32,6 +32,7 @@ export function checkViewQuery (errors: FieldErrors, filters: Record<string, str
       }
       const values = value.split(',').map((v) => v.trim()).filter((v) => v !== '')
       if (NUMERIC_FILTERS.has(name) && values.some((v) => !/^\d{1,10}$/.test(v))) return `The ${name} filter takes numbers, separated by commas.`
+      if (name === 'merged' && values.some((v) => v !== '0' && v !== '1')) return 'The merged filter takes 0 (not merged) or 1 (merged).'
       if (name === 'priority' && values.some((v) => !(PRIORITIES as readonly string[]).includes(v))) return `The priority filter takes ${PRIORITIES.join(', ')}.`
       return null
     })()
@@ -61,7 +62,9 @@ export function viewValues (current: ViewValues, patch: ViewPatch): ViewValues {
 /**
  * What a built-in view shows `viewerId` at `now`: mine and unassigned are
  * the open and pending tickets of the viewer or of nobody; open and pending
- * by status; closed the tickets closed (last changed) in the last seven days.
+ * by status; closed the tickets closed (last changed) in the last seven days,
+ * except those merged into another (a merged ticket stays closed, so the
+ * other views never show one).
  */
 export function builtInViewQuery (key: BuiltInViewKey, viewerId: number, now: Date): Pick<SavedView, 'filters' | 'sort'> {
   switch (key) {
@@ -71,7 +74,8 @@ export function builtInViewQuery (key: BuiltInViewKey, viewerId: number, now: Da
     case 'pending': return { filters: { status: '2' }, sort: DEFAULT_VIEW_SORT }
     case 'closed': {
       const since = new Date(now.getTime() - RECENTLY_CLOSED_DAYS * 24 * 3600 * 1000).toISOString().slice(0, 19).replace('T', ' ')
-      return { filters: { status: '3', updated_since: since }, sort: DEFAULT_VIEW_SORT }
+      // A merged ticket is closed too, but its conversation goes on in the target: not one to look back at.
+      return { filters: { status: '3', updated_since: since, merged: '0' }, sort: DEFAULT_VIEW_SORT }
     }
   }
 }

@@ -185,6 +185,8 @@ export function createAutomationRepository (ctx: RepositoryContext): AutomationR
         })
         .whereNotNull(column)
         .where(column, '<=', cutoff)
+        // A merged ticket is left alone by rules (docs/tickets.md "Merge and split").
+        .whereNull('tickets.merged_into_id')
         .where((w) => { void w.whereNull('automation_marks.anchor_at').orWhereRaw(`automation_marks.anchor_at <> ${column}`) })
         .orderBy([{ column }, { column: 'tickets.id' }])
         .limit(limit)

@@ -54,6 +54,11 @@ export function createTicketMergeRepository (ctx: RepositoryContext): TicketMerg
       await indexTickets(db, dialect, [fromTicketId, toTicketId])
       return ids
     },
+    async commentsElsewhere (commentIds, ticketId) {
+      if (commentIds.length === 0) return []
+      const rows = await db('comments').select('id').whereIn('id', commentIds).whereNot('ticket_id', ticketId).orderBy('id') as Array<{ id: number }>
+      return rows.map((row) => row.id)
+    },
     async setCommentsPrivate (commentIds, isPrivate) {
       if (commentIds.length > 0) await db('comments').whereIn('id', commentIds).update({ private: isPrivate })
     },

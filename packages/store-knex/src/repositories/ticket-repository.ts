@@ -120,7 +120,12 @@ function ticketMapping (ctx: RepositoryContext, scope: TicketScope): ListMapping
         })
       },
       priority: wherePriorityIn,
-      tags: whereTaggedAny
+      tags: whereTaggedAny,
+      // `0`: not merged into another ticket; `1`: merged (both: any).
+      merged: (qb, values) => {
+        const flags = new Set(parseExact('merged', 'bool', values))
+        if (flags.size === 1) void (flags.has(true) ? qb.whereNotNull('tickets.merged_into_id') : qb.whereNull('tickets.merged_into_id'))
+      }
     },
     includes: {
       user: relationInclude<Item, PersonSummary>('user_id', peopleByIds),
