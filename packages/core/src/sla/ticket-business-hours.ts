@@ -34,9 +34,7 @@ export function conditionsAskBusinessHours (conditions: RuleConditions): boolean
 
 /** The calendar that applies to the ticket, read in `tx`: its SLA state's policy, the policies, the calendar (three small reads). */
 export async function ticketCalendar (tx: Store, ticketId: number): Promise<BusinessCalendar | null> {
-  const state = (await tx.sla.ticketStates([ticketId])).get(ticketId)
-  const policy = ticketPolicyOf(await tx.sla.allPolicies(), state?.policy_id ?? null)
-  return policy === null ? null : await tx.sla.findCalendar(policy.calendar_id)
+  return (await ticketCalendars(tx, [ticketId])).get(ticketId) ?? null
 }
 
 /**
