@@ -150,8 +150,8 @@ for (const dialect of testDialects()) {
         // The default SLA policy (24/7, no targets) applies: business time is calendar time, no verdicts.
         first_response_bs: 1800, resolution_bs: 18000, sla_first_response: null, sla_next_response: null, sla_resolution: null
       })
-      // The imported ticket has no SLA state: no business times.
-      assert.deepEqual(facts.filter((f) => f.channel === 'import').map((f) => [f.first_response_bs, f.resolution_bs]), [[null, null]])
+      // The imported ticket gets SLA state in its import batch (the default 24/7 policy): business time is calendar time.
+      assert.deepEqual(facts.filter((f) => f.channel === 'import').map((f) => [f.first_response_bs, f.resolution_bs]), [[3600, 14400]])
       assert.deepEqual([byId.get(ids.c as number)?.status, byId.get(ids.c as number)?.resolved_at, byId.get(ids.c as number)?.replies], [2, null, 1])
       const csv = toCsv(TICKET_FACT_COLUMNS, facts)
       assert.equal(csv.split('\r\n')[0], TICKET_FACT_COLUMNS.join(','))
