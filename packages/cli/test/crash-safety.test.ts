@@ -7,6 +7,8 @@ import { adminToken, deployment, killServer, startServer, type ServerProcess } f
 const WRITERS = 8
 const LOAD_MS = 1500
 const KILLS = 2
+/** Writes each round acknowledges at least before its kill (the assertions below want 20 tickets and 10 comments in all). */
+const ROUND_WRITES = 24
 
 interface Acknowledged {
   tickets: Map<number, string>
@@ -137,7 +139,12 @@ for (const dialect of testDialects()) {
 
       for (let round = 1; round <= KILLS; round++) {
         const finished = await load(server, token, category.id, customer.id, acknowledged, round)
-        await new Promise((resolve) => setTimeout(resolve, LOAD_MS))
+        // Kill after LOAD_MS and once this round has written its share, so a slow, busy machine still kills mid-load, not before it.
+        const before = acknowledged.tickets.size + acknowledged.comments.size
+        const started = Date.now()
+        while (Date.now() - started < LOAD_MS || (acknowledged.tickets.size + acknowledged.comments.size - before < ROUND_WRITES && Date.now() - started < 30_000)) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
         server.child.kill('SIGKILL')
         const { signal } = await server.exited
         assert.equal(signal, 'SIGKILL')
