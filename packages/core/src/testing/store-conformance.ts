@@ -2,6 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { ValidationError } from '../errors.js'
 import { jobQuery } from '../jobs/job.js'
+import type { ListQuery } from '../list/list-query.js'
 import type { Store } from '../store.js'
 import { staffCategoryCounts, type Category } from '../categories/category.js'
 import type { TicketScope } from '../tickets/ticket-policy.js'
@@ -421,6 +422,70 @@ export function runStoreConformance (makeStore: (context: ConformanceContext) =>
           const listed = await store.categories.list({ ...query(), include: ['tickets-count'] }, staffCategoryCounts)
           for (const category of listed.items) {
             assert.equal(Number(category.tickets_count), all.filter((t) => t.category_id === category.id).length, `tickets_count of ${category.name}`)
+          }
+        })
+      })
+      it('tickets.countMany: each query\'s count as count and list give it, in one statement whatever the number of queries without a search', async () => {
+        await withStore(async ({ store, statements }) => {
+          const owner = await store.users.create(person(Role.Customer, 'owner@example.com'))
+          const other = await store.users.create(person(Role.Customer, 'other@example.com'))
+          const agent = await store.users.create(person(Role.Agent, 'agent@example.com'))
+          const billing = await store.categories.create({ name: 'Billing', order: 1 })
+          const sales = await store.categories.create({ name: 'Sales', order: 2 })
+          const tickets: Array<[number, number, Partial<Ticket>]> = [
+            [owner.id, billing.id, { title: 'Printer jam' }],
+            [owner.id, billing.id, { title: 'Printer toner', private: true, status: 2 }],
+            [owner.id, sales.id, { title: 'Invoice copy', status: 3 }],
+            [other.id, sales.id, { title: 'Printer quote', private: true }],
+            [other.id, sales.id, { title: 'Refund' }],
+            [other.id, billing.id, { title: 'Password', status: 2 }]
+          ]
+          for (const [userId, categoryId, fields] of tickets) {
+            const created = await store.tickets.create(newTicket(userId, categoryId, { title: fields.title ?? 'A ticket', status: fields.status ?? 1, private: fields.private ?? false }))
+            if (fields.title === 'Printer quote' || fields.title === 'Refund') await store.tickets.update(created.id, { assigned_agent_id: agent.id })
+          }
+          const scopes: TicketScope[] = [
+            everything(agent.id),
+            { tickets: { categoryIds: [billing.id], assignedTo: agent.id }, comments: { all: true }, viewerId: agent.id },
+            { tickets: { categoryIds: [], assignedTo: agent.id }, comments: { all: true }, viewerId: agent.id },
+            { tickets: { ownerOrPublic: owner.id }, comments: { repliesFor: owner.id }, viewerId: owner.id }
+          ]
+          const q = (fields: Partial<ListQuery>): ListQuery => ({ ...query(), perPage: 1, ...fields })
+          // Filters the counts answer, and filters counted with a COUNT that stops at a limit (owner fields, times).
+          const plain: ListQuery[] = [
+            q({}),
+            q({ exact: { status: ['1', '2'] } }),
+            q({ exact: { categories: [String(sales.id)], status: ['1'] } }),
+            q({ exact: { agents: ['0'] } }),
+            q({ exact: { agents: [String(agent.id)] } }),
+            q({ exact: { agents: ['0', String(agent.id)], categories: [String(billing.id), String(sales.id)] } }),
+            q({ partial: { email: 'other' } }),
+            q({ since: { updated_since: '2000-01-01 00:00:00' } }),
+            q({ since: { updated_since: '2999-01-01 00:00:00' } }),
+            q({ exact: { priority: ['urgent'] } }),
+            q({ exact: { merged: ['0'] }, partial: { last_name: 'Person' } }),
+            q({ exact: { status: ['3'] } })
+          ]
+          const searches: ListQuery[] = [q({ partial: { search: 'printer' } }), q({ partial: { search: 'nothingmatches' } }), q({ partial: { search: 'refund' }, exact: { status: ['1'] } })]
+          for (const scope of scopes) {
+            const expected = await Promise.all([...plain, ...searches].map(async (one) => {
+              const listed = await store.tickets.list(scope, one)
+              assert.deepEqual(await store.tickets.count(scope, one), { total: listed.total, lowerBound: listed.totalIsLowerBound === true })
+              return { total: listed.total, lowerBound: listed.totalIsLowerBound === true }
+            }))
+            assert.ok(expected.some((e) => e.total > 0), 'some queries count tickets')
+            assert.deepEqual(await store.tickets.countMany(scope, []), [])
+            const before = statements?.() ?? 0
+            const three = await store.tickets.countMany(scope, plain.slice(0, 3))
+            const afterThree = statements?.() ?? 0
+            const twelve = await store.tickets.countMany(scope, plain)
+            if (statements !== undefined) {
+              assert.equal(afterThree - before, 1, 'three counts: one statement')
+              assert.equal((statements() - afterThree), 1, 'twelve counts: one statement')
+            }
+            assert.deepEqual(three, expected.slice(0, 3))
+            assert.deepEqual(twelve, expected.slice(0, plain.length))
+            assert.deepEqual(await store.tickets.countMany(scope, [...searches, ...plain]), [...expected.slice(plain.length), ...expected.slice(0, plain.length)], 'searches among them')
           }
         })
       })

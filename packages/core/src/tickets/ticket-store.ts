@@ -69,6 +69,13 @@ export interface TicketRepository {
    * allow, else one count that stops at a limit (`lowerBound` then).
    */
   count(scope: TicketScope, query: ListQuery): Promise<{ total: number, lowerBound: boolean }>
+  /**
+   * `count` of each query, in the order given, at a cost that does not grow
+   * with their number: one statement for all of them, plus, for each query
+   * with a search, the few bounded reads that plan it (as `list` plans one).
+   * Each result is the one `count` returns for that query.
+   */
+  countMany(scope: TicketScope, queries: readonly ListQuery[]): Promise<Array<{ total: number, lowerBound: boolean }>>
   /** The query's includes for one ticket the caller may see. */
   withIncludes(ticket: Ticket, scope: TicketScope, query: ListQuery): Promise<WithIncludes<Ticket>>
   /**

@@ -51,7 +51,7 @@ export const DEFAULT_VIEW_SORT = '-updated_at'
 
 export const viewList = defineList({
   resource: 'views',
-  /** `count`: the number of tickets the view shows the caller (one count per view of the page, in the caller's ticket scope). */
+  /** `count`: the number of tickets the view shows the caller (in the caller's ticket scope; the whole page's counts are one statement, see `tickets.countMany`). */
   includes: ['count'],
   sorts: ['position', 'name', 'created_at', 'id'],
   /** Built-in views in their order, then saved ones by name. */

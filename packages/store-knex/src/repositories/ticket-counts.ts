@@ -30,15 +30,40 @@ export interface CountedTickets {
   unrestricted: boolean
 }
 
+/** SQL and its `?` bindings. */
+export interface SqlPart { sql: string, bindings: unknown[] }
+
 /**
- * The total of a ticket list read from the counts, or null when the query
- * filters on something the counts do not hold (search, owner fields, times).
- * A customer's total adds their own private tickets, counted exactly through
- * the owner index (a customer owns few). Written out and run as a prepared
- * statement (each list of values is one bound value): every list page reads
- * it, and building it with knex cost more than running it.
+ * A ticket list's total as the counts give it: a scalar SQL expression
+ * (`total`), which reads `"coverage"."covers"` when `coverage` is set (the
+ * agent's coverage, worked out once per statement as a one-row table named
+ * `coverage`, see `coverageOf`); or a total known without reading (`known`:
+ * a filter no ticket can match).
  */
-export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility: TicketVisibility, query: ListQuery): Promise<CountedTickets | null> {
+export type CountedTicketSql =
+  | { known: number }
+  | { total: SqlPart, coverage: SqlPart | null }
+
+/**
+ * The one-row table `"coverage"` of an agent's rule (`covers`: they cover
+ * every category), or null when the rule needs none. Depends on the
+ * visibility only: a statement counting several lists of one caller reads it once.
+ */
+export function coverageOf (dialect: Dialect, visibility: TicketVisibility): SqlPart | null {
+  if (!('categoryIds' in visibility) || visibility.categoryIds.length === 0) return null
+  const covered = dialect.inIds('categories.id', visibility.categoryIds)
+  return { sql: `select ${coversEveryCategorySql(covered.sql)} as "covers"`, bindings: covered.bindings }
+}
+
+/**
+ * The total of a ticket list from the counts, as SQL (`CountedTicketSql`),
+ * or null when the query filters on something the counts do not hold
+ * (search, owner fields, times). A customer's total adds their own private
+ * tickets, counted exactly through the owner index (a customer owns few).
+ * Written out as text (each list of values is one bound value): every list
+ * page reads it, and building it with knex cost more than running it.
+ */
+export function countedTicketSql (dialect: Dialect, visibility: TicketVisibility, query: ListQuery): CountedTicketSql | null {
   if (Object.keys(query.partial).length > 0 || (query.since !== undefined && Object.keys(query.since).length > 0) ||
     (query.before !== undefined && Object.keys(query.before).length > 0)) return null
   const filters: Array<[string, number[]]> = []
@@ -47,7 +72,7 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
     if (column === undefined) return null
     // Counts store an unassigned ticket's agent as 0, which is what `filter[agents]=0` asks for; no agent is below 0.
     const parsed = (parseExact(name, 'int', values) as number[]).filter((v) => column !== 'assigned_agent_id' || v >= UNASSIGNED)
-    if (parsed.length === 0) return { total: 0, unrestricted: 'all' in visibility }
+    if (parsed.length === 0) return { known: 0 }
     filters.push([column, parsed])
   }
   const counted: string[] = []
@@ -69,13 +94,11 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
       where(owned, ownedBindings, `"tickets"."${column}"`, values)
     }
   }
-  let covers: { sql: string, bindings: unknown[] } | null = null
+  const coverage = coverageOf(dialect, visibility)
   if ('categoryIds' in visibility) {
-    if (visibility.categoryIds.length > 0) {
+    if (coverage !== null) {
       const list = dialect.inIds('"ticket_counts"."category_id"', visibility.categoryIds)
-      const covered = dialect.inIds('categories.id', visibility.categoryIds)
       // An agent covering every category counts every row (see whereTicketVisible).
-      covers = { sql: coversEveryCategorySql(covered.sql), bindings: covered.bindings }
       counted.push(`("coverage"."covers" or ${list.sql} or "ticket_counts"."assigned_agent_id" = ?)`)
       countedBindings.push(...list.bindings, visibility.assignedTo)
     } else {
@@ -84,24 +107,36 @@ export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility
     }
   }
   const whereClause = (conditions: string[]): string => conditions.length === 0 ? '' : ` where ${conditions.join(' and ')}`
+  const sum = (): string => `(select sum("ticket_counts"."total") from "ticket_counts"${whereClause(counted)})`
   if ('ownerOrPublic' in visibility) {
     counted.push('"ticket_counts"."private" = ?')
     countedBindings.push(false)
     owned.push('"tickets"."user_id" = ?', '"tickets"."private" = ?')
     ownedBindings.push(visibility.ownerOrPublic, true)
-    const [row] = await dialect.run<{ counted: number | string | null, owned: number | string }>(db,
-      `select (select sum("total") from "ticket_counts"${whereClause(counted)}) as "counted", (select count(*) from "tickets"${whereClause(owned)}) as "owned"`,
-      [...countedBindings, ...ownedBindings])
-    return { total: Number(row?.counted ?? 0) + Number(row?.owned ?? 0), unrestricted: false }
+    return {
+      total: { sql: `(coalesce(${sum()}, 0) + (select count(*) from "tickets"${whereClause(owned)}))`, bindings: [...countedBindings, ...ownedBindings] },
+      coverage: null
+    }
   }
-  if (covers === null) {
-    const [row] = await dialect.run<{ total: number | string | null }>(db, `select sum("total") as "total" from "ticket_counts"${whereClause(counted)}`, countedBindings)
+  return { total: { sql: sum(), bindings: countedBindings }, coverage }
+}
+
+/**
+ * The total of a ticket list read from the counts (`countedTicketSql`), or
+ * null when the counts cannot answer it; run as a prepared statement.
+ */
+export async function countedTicketTotal (db: Knex, dialect: Dialect, visibility: TicketVisibility, query: ListQuery): Promise<CountedTickets | null> {
+  const counted = countedTicketSql(dialect, visibility, query)
+  if (counted === null) return null
+  if ('known' in counted) return { total: counted.known, unrestricted: 'all' in visibility }
+  if (counted.coverage === null) {
+    const [row] = await dialect.run<{ total: number | string | null }>(db, `select ${counted.total.sql} as "total"`, counted.total.bindings)
     return { total: Number(row?.total ?? 0), unrestricted: 'all' in visibility }
   }
   // The agent's coverage, read in the same statement as its total: worked out once, as a one-row table the sum
   // reads (SQLite ran the same test written into the sum's condition three times slower).
   const [row] = await dialect.run<{ total: number | string | null, covers: boolean | number | null }>(db,
-    `with "coverage" as (select ${covers.sql} as "covers") select "coverage"."covers" as "covers", ` +
-    `(select sum("ticket_counts"."total") from "ticket_counts"${whereClause(counted)}) as "total" from "coverage"`, [...covers.bindings, ...countedBindings])
+    `with "coverage" as (${counted.coverage.sql}) select "coverage"."covers" as "covers", ${counted.total.sql} as "total" from "coverage"`,
+    [...counted.coverage.bindings, ...counted.total.bindings])
   return { total: Number(row?.total ?? 0), unrestricted: row?.covers === true || row?.covers === 1 }
 }

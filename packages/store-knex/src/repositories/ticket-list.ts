@@ -4,7 +4,7 @@ import type { Dialect } from '../dialects/dialect.js'
 import { applyFilters, filteredPage, limitTo, parseExact, type ExactFilter, type ListMapping, type ListTotal } from '../list/list-mapping.js'
 import { ticketColumns, type TicketRow } from '../rows/ticket-rows.js'
 import type { RepositoryContext } from './repository-context.js'
-import { countedTicketTotal } from './ticket-counts.js'
+import { countedTicketSql, countedTicketTotal, coverageOf, type SqlPart } from './ticket-counts.js'
 import { planTicketSearch, SEARCH_COUNT_LIMIT } from './ticket-search.js'
 import { whereTicketVisible } from './ticket-visibility.js'
 
@@ -18,12 +18,21 @@ export type TicketMapping = ListMapping<typeof ticketList, TicketRow, Item>
  */
 export const FILTERED_COUNT_LIMIT = 10_000
 
+/** `COUNT(*)` of at most `limit + 1` rows of the query, as a query of one row (`total`). */
+function cappedCountQuery (db: Knex, filtered: Knex.QueryBuilder, limit: number): Knex.QueryBuilder {
+  const rows = limitTo(filtered.clone().clearSelect().clearOrder().select(db.raw('1 as one')), limit + 1)
+  return db.count({ total: '*' }).from(rows.as('capped'))
+}
+
+/** What a capped count read: exact below the limit, else a lower bound of `limit`. */
+function cappedTotal (counted: number, limit: number): ListTotal {
+  return counted > limit ? { total: limit, lowerBound: true } : { total: counted }
+}
+
 /** `COUNT(*)` of at most `limit + 1` rows of the query: exact below the limit, else a lower bound of `limit`. */
 async function cappedCount (db: Knex, filtered: Knex.QueryBuilder, limit: number): Promise<ListTotal> {
-  const rows = limitTo(filtered.clone().clearSelect().clearOrder().select(db.raw('1 as one')), limit + 1)
-  const row = await db.count({ total: '*' }).from(rows.as('capped')).first() as { total: number | string } | undefined
-  const counted = Number(row?.total ?? 0)
-  return counted > limit ? { total: limit, lowerBound: true } : { total: counted }
+  const row = await cappedCountQuery(db, filtered, limit).first() as { total: number | string } | undefined
+  return cappedTotal(Number(row?.total ?? 0), limit)
 }
 
 /**
@@ -124,31 +133,64 @@ export async function listTickets (ctx: RepositoryContext, scope: TicketScope, q
   return await filteredPage(db, base, mapping, query, { total: async () => ({ total: SEARCH_COUNT_LIMIT, lowerBound: true }) })
 }
 
+/** A ticket count: its total, and whether that is a lower bound (the count stopped at a limit). */
+export interface TicketCount { total: number, lowerBound: boolean }
+
+/** One query's part of `countTickets`' statement: a total known already, or a scalar subquery (capped at `limit` when set). */
+type CountPart = { known: TicketCount } | { sql: SqlPart, coverage: boolean, limit: number | null }
+
 /**
- * How many tickets `listTickets` pages through for the query's filters, in
- * one statement: the counts when the filters allow, else a count that stops
- * at a limit; a search is planned as the list plans it (its lower bound too).
+ * How many tickets `listTickets` pages through for each query's filters, in
+ * one statement whatever the number of queries: each total is a scalar
+ * subquery of it, from the counts when the filters allow, else a count that
+ * stops at FILTERED_COUNT_LIMIT (`lowerBound` past it). A search is planned
+ * as the list plans it, first and per query (`planTicketSearch`: a few reads
+ * of at most SEARCH_COUNT_LIMIT + 1 ids each); a selective one is then
+ * counted in the statement, a common one is that limit, a lower bound.
  */
 export async function countTickets (
-  ctx: RepositoryContext, scope: TicketScope, query: ListQuery, mapping: TicketMapping
-): Promise<{ total: number, lowerBound: boolean }> {
+  ctx: RepositoryContext, scope: TicketScope, queries: readonly ListQuery[], mapping: TicketMapping
+): Promise<TicketCount[]> {
   const { db, dialect } = ctx
-  const { search } = query.partial
-  const capped = async (rows: Knex.QueryBuilder): Promise<{ total: number, lowerBound: boolean }> => {
-    const counted = await cappedCount(db, rows, FILTERED_COUNT_LIMIT)
-    return { total: counted.total, lowerBound: counted.lowerBound === true }
+  const capped = (rows: Knex.QueryBuilder): CountPart => {
+    const { sql, bindings } = cappedCountQuery(db, rows, FILTERED_COUNT_LIMIT).toSQL()
+    return { sql: { sql: `(${sql})`, bindings: [...bindings] }, coverage: false, limit: FILTERED_COUNT_LIMIT }
   }
-  if (search === undefined) {
-    const counts = await countedTicketTotal(db, dialect, scope.tickets, query)
-    if (counts !== null) return { total: counts.total, lowerBound: false }
-    return await capped(filteredTickets(ctx, scope, query, mapping, false))
+  const parts: CountPart[] = []
+  for (const query of queries) {
+    const { search } = query.partial
+    if (search === undefined) {
+      const counted = countedTicketSql(dialect, scope.tickets, query)
+      if (counted === null) parts.push(capped(filteredTickets(ctx, scope, query, mapping, false)))
+      else if ('known' in counted) parts.push({ known: { total: counted.known, lowerBound: false } })
+      else parts.push({ sql: counted.total, coverage: counted.coverage !== null, limit: null })
+      continue
+    }
+    const base = filteredTickets(ctx, scope, query, mapping, false)
+    const plan = await planTicketSearch(db, dialect, search, base, scope.tickets)
+    if (plan.kind === 'none') parts.push({ known: { total: 0, lowerBound: false } })
+    else if (plan.kind === 'common') parts.push({ known: { total: SEARCH_COUNT_LIMIT, lowerBound: true } })
+    else {
+      dialect.whereIdIn(base, 'tickets.id', plan.ids)
+      parts.push(capped(base))
+    }
   }
-  const base = filteredTickets(ctx, scope, query, mapping, false)
-  const plan = await planTicketSearch(db, dialect, search, base, scope.tickets)
-  if (plan.kind === 'none') return { total: 0, lowerBound: false }
-  if (plan.kind === 'selective') {
-    dialect.whereIdIn(base, 'tickets.id', plan.ids)
-    return await capped(base)
+  const read = parts.flatMap((part, i) => 'sql' in part ? [{ ...part, alias: `c${i}` }] : [])
+  const row: Record<string, number | string | null> = {}
+  if (read.length > 0) {
+    // The agent's coverage (the same for every query: one caller) is worked out once, as a one-row table the counts read.
+    const coverage = read.some((part) => part.coverage) ? coverageOf(dialect, scope.tickets) : null
+    const columns = read.map((part) => `${part.sql.sql} as "${part.alias}"`).join(', ')
+    const bindings = [...coverage?.bindings ?? [], ...read.flatMap((part) => part.sql.bindings)]
+    const sql = coverage === null ? `select ${columns}` : `with "coverage" as (${coverage.sql}) select ${columns} from "coverage"`
+    const result = await db.raw(sql, bindings as Knex.RawBinding[]) as { rows: Array<typeof row> } | Array<typeof row>
+    Object.assign(row, (Array.isArray(result) ? result : result.rows)[0])
   }
-  return { total: SEARCH_COUNT_LIMIT, lowerBound: true }
+  return parts.map((part, i) => {
+    if ('known' in part) return part.known
+    const counted = Number(row[`c${i}`] ?? 0)
+    if (part.limit === null) return { total: counted, lowerBound: false }
+    const total = cappedTotal(counted, part.limit)
+    return { total: total.total, lowerBound: total.lowerBound === true }
+  })
 }

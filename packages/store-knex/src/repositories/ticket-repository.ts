@@ -215,7 +215,11 @@ export function createTicketRepository (ctx: RepositoryContext): TicketRepositor
       return await listTickets(ctx, scope, query, ticketMapping(ctx, scope))
     },
     async count (scope, query) {
-      return await countTickets(ctx, scope, query, ticketMapping(ctx, scope))
+      const [counted] = await countTickets(ctx, scope, [query], ticketMapping(ctx, scope))
+      return counted as { total: number, lowerBound: boolean }
+    },
+    async countMany (scope, queries) {
+      return await countTickets(ctx, scope, queries, ticketMapping(ctx, scope))
     },
     async withIncludes (ticket, scope, query) {
       const item = { ...ticket } as Item
