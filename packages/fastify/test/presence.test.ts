@@ -129,6 +129,28 @@ eachDialect((dialect) => {
       await postComment(h, d.agent.token, ticket.id, { body: 'Internal.', type: 2, private: true })
       await postComment(h, d.alice.token, ticket.id, { body: 'Thanks.', if_no_comments_after: own.id + 3 })
     })
+
+    it('lets exactly one of two agents sending at once against the same newest comment through; the other gets 409', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const second = await h.user('agent', { first_name: 'Lin', last_name: 'Agent' })
+      await h.store.users.setCategories(second.user.id, [d.billing])
+      const ticket = await postTicket(h, d.alice.token, { category: d.billing })
+      // Several rounds: with the check made before the write transaction, both sends of a round passed it.
+      for (let round = 1; round <= 5; round++) {
+        const seen = await postComment(h, d.alice.token, ticket.id, { body: `Question ${round}.` })
+        const send = async (token: string, body: string) => await h.inject({
+          method: 'POST', url: `/api/v1/tickets/${ticket.id}/comments`, token, payload: { body, type: 1, private: false, if_no_comments_after: seen.id }
+        })
+        const answers = await Promise.all([send(d.agent.token, `Gus answers ${round}.`), send(second.token, `Lin answers ${round}.`)])
+        assert.deepEqual(answers.map((a) => a.statusCode).sort(), [201, 409], `round ${round}: one answer is sent, the other refused`)
+        const refused = answers.find((a) => a.statusCode === 409)
+        const sent = answers.find((a) => a.statusCode === 201)
+        assert.match(refused?.json().message, new RegExp(`#${sent?.json().data.id as number}\\b`), 'the refusal names the comment that got in first')
+        const comments = (await h.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.id}/comments?per_page=100`, token: d.admin.token })).json().data
+        assert.equal(comments.filter((c: { body: string }) => c.body.includes(`answers ${round}.`)).length, 1, `round ${round}: one answer written`)
+      }
+    })
   })
 })
 

@@ -289,6 +289,45 @@ eachDialect((dialect) => {
       expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${source}`, token: d.agent.token, payload: { status: 1 } }), 200)
     })
 
+    it('a merged ticket keeps its assignee: assigning and unassigning, single or bulk, answer 422 naming the target', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const source = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const target = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const other = (await postTicket(h, d.alice.token, { category: d.billing })).id
+      const assignUrl = (id: number) => `/api/v1/tickets/${id}/agents`
+      expectStatus(await h.inject({ method: 'PUT', url: assignUrl(source), token: d.admin.token, payload: { agent: d.agent.user.id } }), 200)
+      expectStatus(await merge(h, d.agent.token, source, target), 200)
+      const message = `Ticket #${source} was merged into #${target}: undo the merge instead.`
+      const assignments = (await history(h, d.admin.token, source)).filter((e) => e.field === 'assignee').length
+      assert.equal(assignments, 1)
+
+      const assigned = expectValidation(await h.inject({ method: 'PUT', url: assignUrl(source), token: d.admin.token, payload: { agent: d.admin.user.id } }), 'agent')
+      assert.equal(assigned.agent?.[0], message)
+      const unassigned = expectValidation(await h.inject({ method: 'DELETE', url: assignUrl(source), token: d.admin.token }), 'agent')
+      assert.equal(unassigned.agent?.[0], message)
+      // Asking for the assignee it has already changes nothing and is fine, as a bulk "close" of a merged ticket is.
+      expectStatus(await h.inject({ method: 'PUT', url: assignUrl(source), token: d.admin.token, payload: { agent: d.agent.user.id } }), 200)
+
+      const bulk = async (assigneeId: number | null) => expectStatus(await h.inject({
+        method: 'POST', url: '/api/v1/tickets/bulk', token: d.admin.token, payload: { ids: [source, other], action: { assign: { assignee_id: assigneeId } } }
+      }), 200).data
+      const bulkAssigned = await bulk(d.admin.user.id)
+      assert.deepEqual(bulkAssigned.map((o: any) => o.status), ['error', 'ok'], 'the other tickets go on')
+      assert.equal(bulkAssigned[0].error.errors['action.assign.assignee_id'][0], message)
+      const bulkUnassigned = await bulk(null)
+      assert.deepEqual(bulkUnassigned.map((o: any) => o.status), ['error', 'ok'])
+      assert.equal(bulkUnassigned[0].error.errors['action.assign.assignee_id'][0], message)
+
+      assert.equal((await h.store.tickets.findById(source))?.assigned_agent_id, d.agent.user.id, 'the assignee never changed')
+      assert.equal((await history(h, d.admin.token, source)).filter((e) => e.field === 'assignee').length, assignments, 'no assignment recorded after the merge')
+      // Undone, it is assigned like any other ticket again.
+      expectStatus(await h.inject({ method: 'POST', url: `/api/v1/tickets/${source}/unmerge`, token: d.agent.token }), 200)
+      expectStatus(await h.inject({ method: 'PUT', url: assignUrl(source), token: d.admin.token, payload: { agent: d.admin.user.id } }), 200)
+      expectStatus(await h.inject({ method: 'DELETE', url: assignUrl(source), token: d.admin.token }), 200)
+      assert.equal((await h.store.tickets.findById(source))?.assigned_agent_id, null)
+    })
+
     it('a reply written while the ticket is being merged lands on the target, never on the closed source', { skip: dialect !== 'postgres' && 'needs a second connection holding a row lock' }, async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)

@@ -107,7 +107,7 @@ export async function applyBulkTicketAction (ctx: ServiceContext, tickets: Ticke
 
   const apply = async (ticket: Ticket): Promise<Ticket | null> => {
     if (action.assign !== undefined) {
-      if (checked.agent === null || checked.agent === undefined) return await tickets.unassignVisible(actor, ticket)
+      if (checked.agent === null || checked.agent === undefined) return await tickets.unassignVisible(actor, ticket, 'action.assign.assignee_id')
       // Refused before the category's staff are read: an agent without `assign_tickets` costs no query per ticket.
       if (!canAssignTickets(actor)) throw new ForbiddenError()
       return await tickets.assignVisible(actor, ticket, checked.agent, await staffOf(ticket.category_id), 'action.assign.assignee_id')

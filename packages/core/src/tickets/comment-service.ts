@@ -17,7 +17,10 @@ import {
 import { checkedBody } from './ticket-input.js'
 import { recordTicketChanges } from '../history/ticket-history-recorder.js'
 import { runTriggersOnChange } from '../triggers/trigger-runner.js'
-import { canModifyComment, canSeeComment, canSeeTicket, ensureCanComment, readableTicket, ticketScope, visibleTicket } from './ticket-policy.js'
+import {
+  canModifyComment, canSeeComment, canSeeTicket, commentVisibility, ensureCanComment, readableTicket, ticketScope, visibleTicket,
+  type CommentVisibility
+} from './ticket-policy.js'
 import { landingTicket } from './ticket-merge.js'
 import { statusAfterComment, type Ticket } from './ticket.js'
 
@@ -98,16 +101,10 @@ export class CommentService {
       const { ticket: addressed, scope } = await visibleTicket(store, actor, ticketId)
       const ticket = await this.landing(actor, addressed)
       ensureCanComment(actor, ticket, input.type)
-      if (input.if_no_comments_after !== undefined) {
-        const newer = await store.comments.idsAfter(ticket, scope.comments, input.if_no_comments_after, actor.id, 100)
-        if (newer.length > 0) {
-          throw new ConflictError(`${newer.length === 1 ? 'A comment was' : `${newer.length} comments were`} added since your draft began (${newer.map((id) => `#${id}`).join(', ')}): read ${newer.length === 1 ? 'it' : 'them'}, then send again without if_no_comments_after.`)
-        }
-      }
       try {
         // The author's draft goes with the comment they send: the one on the ticket they wrote to, even when
         // the comment lands on the ticket it was merged into (their draft there is another text). A macro's comment is not a draft.
-        return await this.write(actor, ticket, input, options, options.rule === undefined ? addressed.id : null)
+        return await this.write(actor, ticket, input, options, options.rule === undefined ? addressed.id : null, scope.comments)
       } catch (error) {
         if (!(error instanceof MergedMeanwhile) || attempt >= 2) throw error
       }
@@ -145,8 +142,14 @@ export class CommentService {
     return landing
   }
 
-  /** Writes the comment on `ticket` (where it lands); `draftOf`: the ticket whose draft of the author's it sends (null: none). */
-  private async write (actor: PersonActor, landed: Ticket, input: CommentInput, options: CommentWriteOptions = {}, draftOf: number | null = null): Promise<Comment> {
+  /**
+   * Writes the comment on `ticket` (where it lands); `draftOf`: the ticket whose draft of the author's it sends (null: none);
+   * `visibility`: what the author may see of its comments, for the `if_no_comments_after` collision check.
+   */
+  private async write (
+    actor: PersonActor, landed: Ticket, input: CommentInput, options: CommentWriteOptions = {}, draftOf: number | null = null,
+    visibility: CommentVisibility = commentVisibility(actor)
+  ): Promise<Comment> {
     const { store } = this.ctx
     const errors: FieldErrors = {}
     const body = checkedBody(errors, input.body)
@@ -160,6 +163,14 @@ export class CommentService {
       await tx.ticketMerges.lock([landed.id])
       const ticket = await tx.tickets.findById(landed.id) ?? ticketNotFound()
       if (ticket.merged_into_id != null) throw new MergedMeanwhile(ticket)
+      // The collision check reads under that lock, so it and the write are one step: of two authors sending
+      // against the same newest comment at once, the second reads the first one's comment and gets the 409.
+      if (input.if_no_comments_after !== undefined) {
+        const newer = await tx.comments.idsAfter(ticket, visibility, input.if_no_comments_after, actor.id, 100)
+        if (newer.length > 0) {
+          throw new ConflictError(`${newer.length === 1 ? 'A comment was' : `${newer.length} comments were`} added since your draft began (${newer.map((id) => `#${id}`).join(', ')}): read ${newer.length === 1 ? 'it' : 'them'}, then send again without if_no_comments_after.`)
+        }
+      }
       const comment = await tx.comments.create({
         ticket_id: ticket.id,
         user_id: actor.id,

@@ -104,8 +104,9 @@ export function mergeRefusal (source: Ticket, target: Ticket): string | null {
  * Refuses (422 on `key`) any change of a merged ticket but undoing the
  * merge: it is closed and everything addressed to it lands on the target, so
  * reopening it (or retagging, reassigning, a macro) would show a ticket in
- * the open views whose replies go elsewhere. PATCH, bulk actions and macros
- * ask this; triggers and automations skip a merged ticket instead.
+ * the open views whose replies go elsewhere. PATCH, privacy, assigning and
+ * unassigning, bulk actions and macros ask this; triggers and automations
+ * skip a merged ticket instead.
  */
 export function ensureNotMerged (ticket: Pick<Ticket, 'id' | 'merged_into_id'>, key = 'status'): void {
   if (ticket.merged_into_id != null) throw ValidationError.field(key, `Ticket #${ticket.id} was merged into #${ticket.merged_into_id}: undo the merge instead.`)

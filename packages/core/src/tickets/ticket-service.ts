@@ -238,9 +238,13 @@ export class TicketService {
       throw ValidationError.field(key, 'The selected agent does not work in the ticket\'s category.')
     }
     if (ticket.assigned_agent_id === agent.id) return ticket
+    // A merged ticket is closed and its work goes on at the target: it is not handed to anyone (as PATCH refuses its changes).
+    ensureNotMerged(ticket, key)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { assigned_agent_id: agent.id, agent_assigned_at: nowString(this.ctx) })
       if (updated === null) throw new NotFoundError('Ticket')
+      // Merged while this request was on its way (the row as written says so): nothing is kept.
+      ensureNotMerged(updated, key)
       await recordTicketChanges(tx, actor, ticket, updated)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
       await this.ctx.events.emit(tx, {
@@ -260,14 +264,16 @@ export class TicketService {
     return await this.unassignVisible(actor, ticket)
   }
 
-  /** `unassign` of a ticket already found visible to `actor`. */
-  async unassignVisible (actor: PersonActor, ticket: Ticket): Promise<Ticket> {
+  /** `unassign` of a ticket already found visible to `actor`; a merged ticket is refused with a 422 on `key`. */
+  async unassignVisible (actor: PersonActor, ticket: Ticket, key = 'agent'): Promise<Ticket> {
     const id = ticket.id
     ensure(canAssignTickets(actor))
     if (ticket.assigned_agent_id === null) return ticket
+    ensureNotMerged(ticket, key)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { assigned_agent_id: null, agent_assigned_at: null })
       if (updated === null) throw new NotFoundError('Ticket')
+      ensureNotMerged(updated, key)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
       await this.ctx.events.emit(tx, { type: TicketEventType.TicketUpdated, ...facts, changes: ['assigned_agent_id'] } satisfies TicketUpdatedEvent)
       return updated

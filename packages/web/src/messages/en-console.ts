@@ -451,6 +451,8 @@ export const enConsole = {
   'reports.group.agent': 'Agent',
   'reports.group.channel': 'Channel',
   'reports.group.priority': 'Priority',
+  'reports.priority': 'Priority',
+  'reports.anyPriority': 'All priorities',
   'reports.interval': 'Volume per',
   'reports.daily': 'Day',
   'reports.weekly': 'Week',

@@ -84,6 +84,17 @@ for (const dialect of testDialects()) {
       await staff.page.getByLabel('Group by').selectOption('priority')
       await staff.page.getByRole('columnheader', { name: 'Priority' }).first().waitFor()
       await staff.page.getByRole('rowheader', { name: 'Urgent' }).first().waitFor()
+      await staff.page.getByRole('rowheader', { name: 'Normal' }).first().waitFor()
+      // Narrowed to one priority: the reports are asked with priority=urgent, and only the urgent row is left.
+      const summaryGroups = async () => await staff.page.locator('.report-table').first().getByRole('rowheader').allTextContents()
+      assert.ok((await summaryGroups()).length > 1, 'every priority with tickets has its row')
+      const narrowed = staff.page.waitForRequest((request) => /\/api\/v1\/reports\/first-response-time\?[^#]*\bpriority=urgent\b/.test(request.url()))
+      await staff.page.getByLabel('Priority', { exact: true }).selectOption('urgent')
+      await narrowed
+      await eventually(async () => JSON.stringify(await summaryGroups()) === '["Urgent"]', 10_000)
+      assert.match(await staff.page.getByRole('link', { name: 'Ticket-level rows' }).getAttribute('href') ?? '', /[?&]priority=urgent(&|$)/, 'the CSV downloads are narrowed too')
+      await staff.page.getByLabel('Priority', { exact: true }).selectOption('')
+      await staff.page.getByRole('rowheader', { name: 'Normal' }).first().waitFor()
       await staff.page.getByLabel('Group by').selectOption('category')
       await staff.page.getByRole('columnheader', { name: 'Category' }).waitFor()
       const csv = await staff.page.getByRole('link', { name: 'Ticket-level rows' }).getAttribute('href')

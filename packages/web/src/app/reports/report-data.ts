@@ -23,7 +23,13 @@ export interface ReportFilters {
   /** Response and resolution times in calendar (default) or business time. */
   time?: 'calendar' | 'business'
   agent?: number
+  /** Only tickets of this priority (as they are now); absent or '': every priority. */
+  priority?: '' | ReportPriority
 }
+
+/** The priorities a report can be narrowed to, low to urgent. */
+export const REPORT_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const
+export type ReportPriority = typeof REPORT_PRIORITIES[number]
 
 export const METRICS = ['volume', 'first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'satisfaction', 'backlog', 'sla-attainment'] as const
 export type Metric = typeof METRICS[number]
@@ -35,6 +41,7 @@ export function reportQuery (metric: Metric | 'tickets', f: ReportFilters, csv =
   if (metric === 'volume') params.set('interval', f.interval)
   if ((metric === 'first-response-time' || metric === 'resolution-time') && f.time === 'business') params.set('time', 'business')
   if (f.agent !== undefined) params.set('agent', String(f.agent))
+  if (f.priority !== undefined && f.priority !== '') params.set('priority', f.priority)
   if (csv) params.set('format', 'csv')
   return `/reports/${metric}?${params.toString()}`
 }

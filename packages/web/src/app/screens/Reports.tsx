@@ -3,7 +3,7 @@ import { useAsync } from '../hooks.js'
 import { loadAgents, loadCategories } from '../data.js'
 import { ErrorBanner, Field, Loading, PageHeader, personName } from '../components/ui.js'
 import { Chart } from '../reports/Chart.js'
-import { browserZone, csvUrl, daysAgo, formatDuration, formatRate, loadReport, METRICS, periodsOf, type Metric, type Report, type ReportFilters } from '../reports/report-data.js'
+import { browserZone, csvUrl, daysAgo, formatDuration, formatRate, loadReport, METRICS, periodsOf, REPORT_PRIORITIES, type Metric, type Report, type ReportFilters } from '../reports/report-data.js'
 import { t, type MessageKey } from '../../messages/index.js'
 
 const SUMMARY: Metric[] = ['first-response-time', 'resolution-time', 'replies', 'reopen-rate', 'satisfaction']
@@ -25,8 +25,8 @@ function summaryRows (reports: Record<string, Report>): Array<{ group: string, c
 /**
  * Reports for staff (docs/reports.md): response and resolution times
  * (median and 90th percentile, in calendar or business time), replies,
- * reopen rate, satisfaction, SLA attainment per target, volume and backlog over a date range in a time zone, grouped by category, agent
- * or channel, each downloadable as CSV. Its charts (uPlot) load with this
+ * reopen rate, satisfaction, SLA attainment per target, volume and backlog over a date range in a time zone, grouped by category, agent,
+ * channel or priority and narrowed to one priority, each downloadable as CSV. Its charts (uPlot) load with this
  * screen only.
  */
 export default function ReportsScreen () {
@@ -63,6 +63,8 @@ export default function ReportsScreen () {
         <Field label={t('reports.timeZone')} name="time_zone" value={filters.time_zone} onValue={(zone) => { change({ time_zone: zone }) }} error={reports.error} />
         <Field label={t('reports.groupBy')} name="group_by" value={filters.group_by} onValue={(g) => { change({ group_by: g as ReportFilters['group_by'] }) }}
           options={[{ value: '', label: t('reports.noGrouping') }, { value: 'category', label: t('reports.byCategory') }, { value: 'agent', label: t('reports.byAgent') }, { value: 'channel', label: t('reports.byChannel') }, { value: 'priority', label: t('reports.byPriority') }]} />
+        <Field label={t('reports.priority')} name="priority" value={filters.priority ?? ''} onValue={(p) => { change({ priority: p as ReportFilters['priority'] }) }}
+          options={[{ value: '', label: t('reports.anyPriority') }, ...REPORT_PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))]} />
         <Field label={t('reports.interval')} name="interval" value={filters.interval} onValue={(i) => { change({ interval: i as ReportFilters['interval'] }) }}
           options={[{ value: 'day', label: t('reports.daily') }, { value: 'week', label: t('reports.weekly') }]} />
         <Field label={t('reports.time')} name="time" value={filters.time ?? 'calendar'} onValue={(time) => { change({ time: time as ReportFilters['time'] }) }}
