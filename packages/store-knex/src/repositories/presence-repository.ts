@@ -22,7 +22,7 @@ function seen (rows: TabRow[], now: string): { state: PresenceState, since: stri
   if (live.length === 0) return null
   return {
     state: live.some((row) => row.state === 'typing') ? 'typing' : 'viewing',
-    since: live.reduce((earliest, row) => row.since < earliest ? row.since : earliest, live[0]!.since)
+    since: live.map((row) => row.since).sort()[0]!
   }
 }
 
