@@ -1,25 +1,8 @@
 import assert from 'node:assert/strict'
-import { describe, it, type TestContext } from 'node:test'
-import Fastify from 'fastify'
-import { createHelpdesk, createLocalFileStorage } from '@helpdesk/core'
-import { createKnexStore } from '@helpdesk/store-knex'
-import helpdeskPlugin, { frameworkErrors } from '../src/index.js'
-import { buildApp, eachDialect, manualClock, testHasher, type TestApp } from './helpers.js'
-import { openStream, type SseEvent, type SseStream } from './sse-client.js'
+import { describe, it } from 'node:test'
+import { buildApp, eachDialect, includesPostgres, manualClock, secondInstance, type TestApp } from './helpers.js'
+import { eventStreams, type SseEvent } from './sse-client.js'
 import { desk, postComment, postTicket } from './ticket-fixtures.js'
-
-function baseOf (app: TestApp['app']): string {
-  const address = app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('not listening')
-  return `http://127.0.0.1:${address.port}/api/v1`
-}
-
-async function streamOn (t: TestContext, app: TestApp['app'], token: string): Promise<SseStream> {
-  const stream = await openStream(`${baseOf(app)}/events`, { authorization: `Bearer ${token}` })
-  t.after(() => { stream.close() })
-  await stream.next((e) => e.event === 'unread_count')
-  return stream
-}
 
 const presenceOf = (ticketId: number) => (e: SseEvent) => e.event === 'presence' && e.data.ticket_id === ticketId
 const names = (entries: Array<{ user: { first_name: string }, state: string }>) => entries.map((e) => `${e.user.first_name}:${e.state}`)
@@ -70,7 +53,7 @@ eachDialect((dialect) => {
       await h.app.listen({ host: '127.0.0.1', port: 0 })
       const d = await desk(h)
       const ticket = await postTicket(h, d.alice.token, { category: d.billing })
-      const adminStream = await streamOn(t, h.app, d.admin.token)
+      const adminStream = await eventStreams(h.app, t).ready(d.admin.token)
       const list = async () => (await h.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.id}/presence`, token: d.admin.token })).json().data
       assert.equal((await beat(h, d.agent.token, ticket.id, 'viewing', 'tab-one')).statusCode, 200)
       const first = (await list()).entries[0]
@@ -143,9 +126,10 @@ eachDialect((dialect) => {
       const d = await desk(h)
       const ticket = await postTicket(h, d.alice.token, { category: d.billing })
       const sales = await postTicket(h, d.alice.token, { category: d.sales })
-      const adminStream = await streamOn(t, h.app, d.admin.token)
-      const agentStream = await streamOn(t, h.app, d.agent.token)
-      const aliceStream = await streamOn(t, h.app, d.alice.token)
+      const streams = eventStreams(h.app, t)
+      const adminStream = await streams.ready(d.admin.token)
+      const agentStream = await streams.ready(d.agent.token)
+      const aliceStream = await streams.ready(d.alice.token)
       await beat(h, d.agent.token, ticket.id, 'viewing')
       const arrived = await adminStream.next(presenceOf(ticket.id))
       assert.deepEqual(names(arrived.data.entries), ['Gus:viewing'])
@@ -199,18 +183,10 @@ describe('presence across two instances on one PostgreSQL', { skip: !includesPos
   it('a heartbeat through one app reaches a stream of the other', async (t) => {
     const h = await buildApp(t, 'postgres')
     await h.app.listen({ host: '127.0.0.1', port: 0 })
-    const connection = (h.store.knex.client as { config: { connection: { connectionString: string } } }).config.connection
-    const otherStore = createKnexStore({ url: connection.connectionString })
-    const other = Fastify({ logger: false, frameworkErrors })
-    await other.register(helpdeskPlugin, {
-      helpdesk: createHelpdesk({ store: otherStore, hasher: testHasher, fileStorage: createLocalFileStorage(h.storageDir) }),
-      rateLimit: false
-    })
-    await other.listen({ host: '127.0.0.1', port: 0 })
-    t.after(async () => { await other.close(); await otherStore.close() })
+    const other = await secondInstance(t, h)
     const d = await desk(h)
     const ticket = await postTicket(h, d.alice.token, { category: d.billing })
-    const onOther = await streamOn(t, other as unknown as TestApp['app'], d.admin.token)
+    const onOther = await eventStreams(other, t).ready(d.admin.token)
     await beat(h, d.agent.token, ticket.id, 'typing')
     const heard = await onOther.next(presenceOf(ticket.id), 3000)
     assert.deepEqual(names(heard.data.entries), ['Gus:typing'])
@@ -221,9 +197,3 @@ describe('presence across two instances on one PostgreSQL', { skip: !includesPos
     await onOther.next((e) => presenceOf(ticket.id)(e) && e.data.entries.length === 0, 3000)
   })
 })
-
-function includesPostgres (): boolean {
-  let found = false
-  eachDialect((dialect) => { if (dialect === 'postgres') found = true })
-  return found
-}
