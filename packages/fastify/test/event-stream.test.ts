@@ -1,34 +1,14 @@
 import assert from 'node:assert/strict'
 import { describe, it, type TestContext } from 'node:test'
-import Fastify from 'fastify'
-import { createHelpdesk, createLocalFileStorage } from '@helpdesk/core'
-import { createKnexStore } from '@helpdesk/store-knex'
-import helpdeskPlugin, { frameworkErrors } from '../src/index.js'
-import { buildApp, eachDialect, testHasher, type BuildAppOptions, type TestApp } from './helpers.js'
-import { openStream, type SseEvent, type SseStream } from './sse-client.js'
+import { buildApp, eachDialect, includesPostgres, secondInstance, type BuildAppOptions } from './helpers.js'
+import { apiBaseOf, eventStreams, openStream, type SseEvent, type SseStream } from './sse-client.js'
 import { desk, postComment, postTicket } from './ticket-fixtures.js'
 
-/** An app listening on a loopback port, and a way to open streams on it as a token's owner. */
+/** An app listening on a loopback port, and a way to open streams on it as a token's owner (closed after the test). */
 async function listening (t: TestContext, dialect: 'sqlite' | 'postgres', options: BuildAppOptions = {}) {
   const h = await buildApp(t, dialect, options)
   await h.app.listen({ host: '127.0.0.1', port: 0 })
-  return { h, stream: streamer(h), base: baseOf(h) }
-}
-
-function baseOf (h: Pick<TestApp, 'app'>): string {
-  const address = h.app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('not listening')
-  return `http://127.0.0.1:${address.port}/api/v1`
-}
-
-function streamer (h: Pick<TestApp, 'app'>) {
-  const opened: SseStream[] = []
-  const open = async (token: string, query = '', headers: Record<string, string> = {}): Promise<SseStream> => {
-    const stream = await openStream(`${baseOf(h)}/events${query}`, { authorization: `Bearer ${token}`, ...headers })
-    opened.push(stream)
-    return stream
-  }
-  return Object.assign(open, { closeAll: () => { for (const s of opened) s.close() } })
+  return { h, stream: eventStreams(h.app, t) }
 }
 
 const ticketEvent = (type: string, ticketId: number) => (e: SseEvent) => e.event === 'ticket' && e.data.type === type && e.data.ticket.id === ticketId
@@ -37,7 +17,6 @@ eachDialect((dialect) => {
   describe(`GET /events (${dialect})`, () => {
     it('sends a ticket change to those who may see it and not to others', async (t) => {
       const { h, stream } = await listening(t, dialect)
-      t.after(() => { stream.closeAll() })
       const d = await desk(h)
       const agentStream = await stream(d.agent.token)
       const bobStream = await stream(d.bob.token)
@@ -63,7 +42,6 @@ eachDialect((dialect) => {
 
     it('never sends a note to a customer, and private replies only to the owner', async (t) => {
       const { h, stream } = await listening(t, dialect)
-      t.after(() => { stream.closeAll() })
       const d = await desk(h)
       const ticket = await postTicket(h, d.alice.token, { category: d.billing, private: false })
       const alice = await stream(d.alice.token)
@@ -84,7 +62,6 @@ eachDialect((dialect) => {
 
     it('sends my new notifications with the unread count', async (t) => {
       const { h, stream } = await listening(t, dialect)
-      t.after(() => { stream.closeAll() })
       const d = await desk(h)
       const ticket = await postTicket(h, d.alice.token, { category: d.billing })
       const alice = await stream(d.alice.token)
@@ -109,7 +86,6 @@ eachDialect((dialect) => {
 
     it('resumes after Last-Event-ID with what was missed, and resets when it cannot', async (t) => {
       const { h, stream } = await listening(t, dialect)
-      t.after(() => { stream.closeAll() })
       const d = await desk(h)
       const first = await stream(d.admin.token)
       const a = await postTicket(h, d.alice.token, { category: d.billing, title: 'A' })
@@ -137,7 +113,6 @@ eachDialect((dialect) => {
 
     it('sends heartbeats and caps connections per user', async (t) => {
       const { h, stream } = await listening(t, dialect, { eventStream: { heartbeatMs: 100, maxConnectionsPerUser: 2 } })
-      t.after(() => { stream.closeAll() })
       const d = await desk(h)
       const one = await stream(d.alice.token)
       assert.equal(await one.nextComment(2000), 'heartbeat')
@@ -155,7 +130,7 @@ eachDialect((dialect) => {
         again = await stream(d.alice.token)
       }
       assert.equal(again.status, 200, 'a closed stream frees its place')
-      const anonymous = await openStream(`${baseOf(h)}/events`)
+      const anonymous = await openStream(`${apiBaseOf(h.app)}/events`)
       assert.equal(anonymous.status, 401)
       for (const query of ['?last_event_id=abc', '?poll=maybe']) {
         const bad = await h.inject({ method: 'GET', url: `/api/v1/events${query}`, token: d.alice.token })
@@ -170,7 +145,7 @@ eachDialect((dialect) => {
       const login = await h.inject({ method: 'POST', url: '/api/v1/auth/session', payload: { email: 'bob@builders.test', password: 'secret123' } })
       assert.equal(login.statusCode, 200)
       const cookie = `helpdesk_session=${/^helpdesk_session=([^;]+)/.exec(String(login.headers['set-cookie']))?.[1] ?? ''}`
-      const cookieStream = await openStream(`${baseOf(h)}/events`, { cookie })
+      const cookieStream = await openStream(`${apiBaseOf(h.app)}/events`, { cookie })
       assert.equal(cookieStream.status, 200)
       const logout = await h.inject({ method: 'DELETE', url: '/api/v1/auth/session', headers: { cookie, 'x-csrf-token': login.json().data.csrf_token } })
       assert.equal(logout.statusCode, 200)
@@ -190,33 +165,15 @@ eachDialect((dialect) => {
   })
 })
 
-describe('GET /events across two instances on one PostgreSQL (LISTEN/NOTIFY)', { skip: !eachDialectIncludesPostgres() }, () => {
+describe('GET /events across two instances on one PostgreSQL (LISTEN/NOTIFY)', { skip: !includesPostgres() }, () => {
   it('delivers a change made through one app to a stream of the other', async (t) => {
-    const { h, stream } = await listening(t, 'postgres')
-    t.after(() => { stream.closeAll() })
-    const connection = (h.store.knex.client as { config: { connection: { connectionString: string } } }).config.connection
-    const otherStore = createKnexStore({ url: connection.connectionString })
-    const other = Fastify({ logger: false, frameworkErrors })
-    await other.register(helpdeskPlugin, {
-      helpdesk: createHelpdesk({ store: otherStore, hasher: testHasher, fileStorage: createLocalFileStorage(h.storageDir) }),
-      rateLimit: false
-    })
-    await other.listen({ host: '127.0.0.1', port: 0 })
-    t.after(async () => { await other.close(); await otherStore.close() })
+    const { h } = await listening(t, 'postgres')
+    const other = await secondInstance(t, h)
     const d = await desk(h)
-    const onOther = streamer({ app: other })
-    const s = await onOther(d.agent.token)
-    t.after(() => { onOther.closeAll() })
-    await s.next((e) => e.event === 'unread_count')
+    const s = await eventStreams(other, t).ready(d.agent.token)
     const ticket = await postTicket(h, d.alice.token, { category: d.billing })
     await s.next(ticketEvent('Tickets.TicketCreated', ticket.id), 2000)
     const notification = await s.next((e) => e.event === 'notification')
     assert.equal(notification.data.type, 'Tickets.TicketCreated')
   })
 })
-
-function eachDialectIncludesPostgres (): boolean {
-  let found = false
-  eachDialect((dialect) => { if (dialect === 'postgres') found = true })
-  return found
-}

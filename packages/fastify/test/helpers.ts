@@ -136,3 +136,25 @@ export async function buildApp (t: TestContext, dialect: 'sqlite' | 'postgres', 
 export function eachDialect (fn: (dialect: 'sqlite' | 'postgres') => void): void {
   for (const dialect of testDialects()) fn(dialect)
 }
+
+/** True when the configured dialects include PostgreSQL (for suites that need two instances on one database). */
+export function includesPostgres (): boolean {
+  return testDialects().includes('postgres')
+}
+
+/**
+ * A second app on `h`'s database (another instance of the service: its own
+ * store, notifier and listening connection), listening on a loopback port;
+ * closed after the test.
+ */
+export async function secondInstance (t: TestContext, h: TestApp): Promise<FastifyInstance> {
+  const store = createKnexStore({ url: h.databaseUrl })
+  const other = Fastify({ logger: false, frameworkErrors })
+  await other.register(helpdeskPlugin, {
+    helpdesk: createHelpdesk({ store, hasher: testHasher, fileStorage: createLocalFileStorage(h.storageDir) }),
+    rateLimit: false
+  })
+  await other.listen({ host: '127.0.0.1', port: 0 })
+  t.after(async () => { await other.close(); await store.close() })
+  return other
+}

@@ -1,31 +1,19 @@
 import assert from 'node:assert/strict'
-import { describe, it, type TestContext } from 'node:test'
-import Fastify from 'fastify'
-import { createHelpdesk, createLocalFileStorage } from '@helpdesk/core'
-import { createKnexStore } from '@helpdesk/store-knex'
-import helpdeskPlugin, { frameworkErrors } from '../src/index.js'
-import { buildApp, eachDialect, manualClock, testHasher, type TestApp } from './helpers.js'
-import { openStream, type SseEvent, type SseStream } from './sse-client.js'
+import { describe, it } from 'node:test'
+import { buildApp, eachDialect, includesPostgres, manualClock, secondInstance, type TestApp } from './helpers.js'
+import { eventStreams, type SseEvent } from './sse-client.js'
 import { desk, postComment, postTicket } from './ticket-fixtures.js'
-
-function baseOf (app: TestApp['app']): string {
-  const address = app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('not listening')
-  return `http://127.0.0.1:${address.port}/api/v1`
-}
-
-async function streamOn (t: TestContext, app: TestApp['app'], token: string): Promise<SseStream> {
-  const stream = await openStream(`${baseOf(app)}/events`, { authorization: `Bearer ${token}` })
-  t.after(() => { stream.close() })
-  await stream.next((e) => e.event === 'unread_count')
-  return stream
-}
 
 const presenceOf = (ticketId: number) => (e: SseEvent) => e.event === 'presence' && e.data.ticket_id === ticketId
 const names = (entries: Array<{ user: { first_name: string }, state: string }>) => entries.map((e) => `${e.user.first_name}:${e.state}`)
 
-async function beat (h: TestApp, token: string, ticketId: number, state: string) {
-  return await h.inject({ method: 'PUT', url: `/api/v1/tickets/${ticketId}/presence`, token, payload: { state } })
+async function beat (h: TestApp, token: string, ticketId: number, state: string, clientId?: string) {
+  return await h.inject({ method: 'PUT', url: `/api/v1/tickets/${ticketId}/presence`, token, payload: clientId === undefined ? { state } : { state, client_id: clientId } })
+}
+
+async function leave (h: TestApp, token: string, ticketId: number, clientId?: string) {
+  const query = clientId === undefined ? '' : `?client_id=${encodeURIComponent(clientId)}`
+  return await h.inject({ method: 'DELETE', url: `/api/v1/tickets/${ticketId}/presence${query}`, token })
 }
 
 eachDialect((dialect) => {
@@ -59,6 +47,64 @@ eachDialect((dialect) => {
       assert.equal((await h.store.knex('ticket_presence').count({ n: '*' }))[0]?.n, 0)
     })
 
+    it('keeps presence per tab: leaving from one of two tabs keeps the person listed, typing in either shows typing', async (t) => {
+      const clock = manualClock(Date.now())
+      const h = await buildApp(t, dialect, { clock })
+      await h.app.listen({ host: '127.0.0.1', port: 0 })
+      const d = await desk(h)
+      const ticket = await postTicket(h, d.alice.token, { category: d.billing })
+      const adminStream = await eventStreams(h.app, t).ready(d.admin.token)
+      const list = async () => (await h.inject({ method: 'GET', url: `/api/v1/tickets/${ticket.id}/presence`, token: d.admin.token })).json().data
+      assert.equal((await beat(h, d.agent.token, ticket.id, 'viewing', 'tab-one')).statusCode, 200)
+      const first = (await list()).entries[0]
+      clock.advance(5_000)
+      await beat(h, d.agent.token, ticket.id, 'typing', 'tab_two')
+      const both = await list()
+      assert.deepEqual(names(both.entries), ['Gus:typing'], 'one entry per person; typing in one tab shows typing')
+      assert.equal(both.entries[0].since, first.since, 'the stay began with the first tab')
+      assert.equal(both.entries[0].expires_at > first.expires_at, true, 'the latest beat counts')
+      await adminStream.next((e) => presenceOf(ticket.id)(e) && e.data.entries[0]?.state === 'typing')
+      // The typing tab closes: still there, viewing through the other tab.
+      assert.equal((await leave(h, d.agent.token, ticket.id, 'tab_two')).statusCode, 200)
+      assert.deepEqual(names((await list()).entries), ['Gus:viewing'])
+      await adminStream.next((e) => presenceOf(ticket.id)(e) && e.data.entries[0]?.state === 'viewing' && adminStream.events.filter(presenceOf(ticket.id)).length === 3)
+      // Leaving without a client id (an API client's default tab) leaves the console's tabs alone.
+      assert.equal((await leave(h, d.agent.token, ticket.id)).statusCode, 200)
+      assert.deepEqual(names((await list()).entries), ['Gus:viewing'])
+      // The second tab closes: gone.
+      assert.equal((await leave(h, d.agent.token, ticket.id, 'tab-one')).statusCode, 200)
+      assert.deepEqual((await list()).entries, [])
+      const gone = await adminStream.next((e) => presenceOf(ticket.id)(e) && e.data.entries.length === 0)
+      assert.deepEqual(gone.data.entries, [])
+      // Expiry is per tab: the tab that stops beating drops out, the one that beats keeps the person there.
+      await beat(h, d.agent.token, ticket.id, 'typing', 'tab-one')
+      await beat(h, d.agent.token, ticket.id, 'viewing', 'tab_two')
+      clock.advance(20_000)
+      await beat(h, d.agent.token, ticket.id, 'viewing', 'tab_two')
+      clock.advance(11_000)
+      assert.deepEqual(names((await list()).entries), ['Gus:viewing'], 'the silent typing tab expired')
+      assert.equal(await h.helpdesk.presence.pruneExpired(), 0, 'expired only just now: pruned later')
+      clock.advance(60_000)
+      assert.equal(await h.helpdesk.presence.pruneExpired(), 2)
+    })
+
+    it('takes a client id of 1-64 letters, digits, - and _ (422 otherwise, nothing written)', async (t) => {
+      const h = await buildApp(t, dialect)
+      const d = await desk(h)
+      const ticket = await postTicket(h, d.alice.token, { category: d.billing })
+      for (const bad of ['', 'a b', 'x'.repeat(65), 'tab/1']) {
+        const put = await beat(h, d.agent.token, ticket.id, 'viewing', bad)
+        assert.equal(put.statusCode, 422, bad)
+        assert.ok(put.json().errors.client_id !== undefined, JSON.stringify(put.json()))
+        const del = await h.inject({ method: 'DELETE', url: `/api/v1/tickets/${ticket.id}/presence?client_id=${encodeURIComponent(bad)}`, token: d.agent.token })
+        assert.equal(del.statusCode, 422, bad)
+        assert.ok(del.json().errors.client_id !== undefined, JSON.stringify(del.json()))
+      }
+      assert.equal((await beat(h, d.agent.token, ticket.id, 'viewing', 42 as unknown as string)).statusCode, 422)
+      assert.equal((await h.store.knex('ticket_presence').count({ n: '*' }))[0]?.n, 0)
+      assert.equal((await beat(h, d.agent.token, ticket.id, 'viewing', 'x'.repeat(64))).statusCode, 200)
+    })
+
     it('is staff business: customers get 403 on their own ticket and 404 on one they cannot see; a bad state is 422', async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)
@@ -80,9 +126,10 @@ eachDialect((dialect) => {
       const d = await desk(h)
       const ticket = await postTicket(h, d.alice.token, { category: d.billing })
       const sales = await postTicket(h, d.alice.token, { category: d.sales })
-      const adminStream = await streamOn(t, h.app, d.admin.token)
-      const agentStream = await streamOn(t, h.app, d.agent.token)
-      const aliceStream = await streamOn(t, h.app, d.alice.token)
+      const streams = eventStreams(h.app, t)
+      const adminStream = await streams.ready(d.admin.token)
+      const agentStream = await streams.ready(d.agent.token)
+      const aliceStream = await streams.ready(d.alice.token)
       await beat(h, d.agent.token, ticket.id, 'viewing')
       const arrived = await adminStream.next(presenceOf(ticket.id))
       assert.deepEqual(names(arrived.data.entries), ['Gus:viewing'])
@@ -158,18 +205,10 @@ describe('presence across two instances on one PostgreSQL', { skip: !includesPos
   it('a heartbeat through one app reaches a stream of the other', async (t) => {
     const h = await buildApp(t, 'postgres')
     await h.app.listen({ host: '127.0.0.1', port: 0 })
-    const connection = (h.store.knex.client as { config: { connection: { connectionString: string } } }).config.connection
-    const otherStore = createKnexStore({ url: connection.connectionString })
-    const other = Fastify({ logger: false, frameworkErrors })
-    await other.register(helpdeskPlugin, {
-      helpdesk: createHelpdesk({ store: otherStore, hasher: testHasher, fileStorage: createLocalFileStorage(h.storageDir) }),
-      rateLimit: false
-    })
-    await other.listen({ host: '127.0.0.1', port: 0 })
-    t.after(async () => { await other.close(); await otherStore.close() })
+    const other = await secondInstance(t, h)
     const d = await desk(h)
     const ticket = await postTicket(h, d.alice.token, { category: d.billing })
-    const onOther = await streamOn(t, other as unknown as TestApp['app'], d.admin.token)
+    const onOther = await eventStreams(other, t).ready(d.admin.token)
     await beat(h, d.agent.token, ticket.id, 'typing')
     const heard = await onOther.next(presenceOf(ticket.id), 3000)
     assert.deepEqual(names(heard.data.entries), ['Gus:typing'])
@@ -180,9 +219,3 @@ describe('presence across two instances on one PostgreSQL', { skip: !includesPos
     await onOther.next((e) => presenceOf(ticket.id)(e) && e.data.entries.length === 0, 3000)
   })
 })
-
-function includesPostgres (): boolean {
-  let found = false
-  eachDialect((dialect) => { if (dialect === 'postgres') found = true })
-  return found
-}

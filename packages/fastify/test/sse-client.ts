@@ -1,4 +1,6 @@
 import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { TestContext } from 'node:test'
 
 /** One parsed Server-Sent Event. */
 export interface SseEvent {
@@ -110,4 +112,42 @@ export async function openStream (url: string, headers: Record<string, string> =
     })
     request.on('error', reject)
   })
+}
+
+/** An app listening on a loopback port (a Fastify instance after `listen`). */
+export interface ListeningApp {
+  server: { address: () => AddressInfo | string | null }
+}
+
+/** The API's base URL (`http://127.0.0.1:<port>/api/v1`) of an app listening on a loopback port. */
+export function apiBaseOf (app: ListeningApp): string {
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('not listening')
+  return `http://127.0.0.1:${address.port}/api/v1`
+}
+
+/** Opens `GET /events` on one app as a token's owner (`query` starts with `?`); every stream it opened is closed by `closeAll`. */
+export interface EventStreams {
+  (token: string, query?: string, headers?: Record<string, string>): Promise<SseStream>
+  /** Opens a stream and waits for its first `unread_count`: by then it is subscribed, so a change made next reaches it. */
+  ready: (token: string, query?: string, headers?: Record<string, string>) => Promise<SseStream>
+  closeAll: () => void
+}
+
+/** Event streams on `app`; with `t`, those still open are closed after the test. */
+export function eventStreams (app: ListeningApp, t?: TestContext): EventStreams {
+  const opened: SseStream[] = []
+  const open = async (token: string, query = '', headers: Record<string, string> = {}): Promise<SseStream> => {
+    const stream = await openStream(`${apiBaseOf(app)}/events${query}`, { authorization: `Bearer ${token}`, ...headers })
+    opened.push(stream)
+    return stream
+  }
+  const ready = async (token: string, query = '', headers: Record<string, string> = {}): Promise<SseStream> => {
+    const stream = await open(token, query, headers)
+    await stream.next((e) => e.event === 'unread_count')
+    return stream
+  }
+  const streams = Object.assign(open, { ready, closeAll: () => { for (const s of opened) s.close() } })
+  t?.after(() => { streams.closeAll() })
+  return streams
 }

@@ -4,33 +4,41 @@ import { formatDateTime } from '../time.js'
 import { visibleTicket } from '../tickets/ticket-policy.js'
 import { requirePerson, type ActorInput, type PersonActor } from '../users/actor.js'
 import { isStaff } from '../users/user.js'
-import { isPresenceState, PRESENCE_TTL_MS, type PresenceState, type TicketPresence } from './presence.js'
+import { DEFAULT_PRESENCE_CLIENT_ID, isPresenceClientId, isPresenceState, PRESENCE_TTL_MS, type PresenceState, type TicketPresence } from './presence.js'
 
 /**
  * Who else is on a ticket (collision detection, issue 35): staff who may see
  * a ticket beat while they view it (`viewing`) or write on it (`typing`);
  * rows live in the database with a short expiry, so every instance sees the
- * same people and a closed tab drops out on its own. Customers neither set
- * nor see presence (403 on a ticket they can see, 404 on one they cannot).
+ * same people and a closed tab drops out on its own. Each tab of a person
+ * beats and leaves for itself (`clientId`); the others see the person while
+ * any of their tabs is there. Customers neither set nor see presence (403 on
+ * a ticket they can see, 404 on one they cannot).
  */
 export class PresenceService {
   constructor (private readonly ctx: ServiceContext) {}
 
-  /** A heartbeat: present in `state` for the next `PRESENCE_TTL_MS`; answers who else is there. */
-  async beat (caller: ActorInput, ticketId: number, state: PresenceState): Promise<TicketPresence> {
+  /**
+   * A heartbeat of one tab (`clientId`; API clients that send none share the
+   * default one): present in `state` for the next `PRESENCE_TTL_MS`; answers
+   * who else is there.
+   */
+  async beat (caller: ActorInput, ticketId: number, state: PresenceState, clientId: string = DEFAULT_PRESENCE_CLIENT_ID): Promise<TicketPresence> {
     const actor = await this.staffOn(caller, ticketId)
     if (!isPresenceState(state)) throw ValidationError.field('state', 'The state must be viewing or typing.')
+    checkClientId(clientId)
     const now = this.ctx.clock.now()
     await this.ctx.store.presence.upsert({
-      ticket_id: ticketId, user_id: actor.id, state, expires_at: formatDateTime(new Date(now.getTime() + PRESENCE_TTL_MS))
+      ticket_id: ticketId, user_id: actor.id, client_id: clientId, state, expires_at: formatDateTime(new Date(now.getTime() + PRESENCE_TTL_MS))
     }, formatDateTime(now))
     return await this.others(actor.id, ticketId, formatDateTime(now))
   }
 
-  /** Leaving the ticket (the tab closed or moved on): gone for the others at once. */
-  async leave (caller: ActorInput, ticketId: number): Promise<void> {
+  /** One tab left the ticket (closed or moved on): gone for the others at once unless another tab of the caller is still there. */
+  async leave (caller: ActorInput, ticketId: number, clientId: string = DEFAULT_PRESENCE_CLIENT_ID): Promise<void> {
     const actor = await this.staffOn(caller, ticketId)
-    await this.ctx.store.presence.remove(ticketId, actor.id, formatDateTime(this.ctx.clock.now()))
+    checkClientId(clientId)
+    await this.ctx.store.presence.remove(ticketId, actor.id, clientId, formatDateTime(this.ctx.clock.now()))
   }
 
   /** Who else is on the ticket now. */
@@ -58,4 +66,8 @@ export class PresenceService {
     const entries = await this.ctx.store.presence.liveOf([ticketId], now)
     return { ticket_id: ticketId, now, entries: entries.filter((entry) => entry.user.id !== userId) }
   }
+}
+
+function checkClientId (clientId: string): void {
+  if (!isPresenceClientId(clientId)) throw ValidationError.field('client_id', 'The client id must be 1 to 64 letters, digits, hyphens or underscores.')
 }

@@ -16,7 +16,7 @@ export function presenceConformance (withStore: WithStore): void {
         const stop = await store.eventNotifier.listen({ ids: () => {}, resync: () => {}, presence: (ids) => { heard.push(ids) } })
         try {
           const beat = async (userId: number, state: 'viewing' | 'typing') =>
-            await store.presence.upsert({ ticket_id: ticketId, user_id: userId, state, expires_at: clock.at(30_000) }, clock.at())
+            await store.presence.upsert({ ticket_id: ticketId, user_id: userId, client_id: 'default', state, expires_at: clock.at(30_000) }, clock.at())
           assert.deepEqual(await beat(agent.id, 'viewing'), { changed: true })
           const since = clock.at()
           clock.advance(10_000)
@@ -32,8 +32,8 @@ export function presenceConformance (withStore: WithStore): void {
           assert.deepEqual(await store.presence.liveOf([ticketId], clock.at()), [])
           assert.deepEqual(await beat(agent.id, 'typing'), { changed: true }, 'back after expiring is a change')
           assert.equal((await store.presence.liveOf([ticketId], clock.at()))[0]?.since, clock.at())
-          assert.equal(await store.presence.remove(ticketId, agent.id, clock.at()), true)
-          assert.equal(await store.presence.remove(ticketId, agent.id, clock.at()), false)
+          assert.equal(await store.presence.remove(ticketId, agent.id, 'default', clock.at()), true)
+          assert.equal(await store.presence.remove(ticketId, agent.id, 'default', clock.at()), false)
           for (let i = 0; i < 100 && heard.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 20))
           assert.ok(heard.length >= 4 && heard.every((ids) => ids.length === 1 && ids[0] === ticketId), JSON.stringify(heard))
           // The admin's expired row: pruned by time, once.
@@ -42,6 +42,51 @@ export function presenceConformance (withStore: WithStore): void {
           const facts = await store.presence.ticketFacts([ticketId, 999_999])
           assert.equal(facts.length, 1)
           assert.equal(facts[0]?.private, false)
+        } finally {
+          await stop()
+        }
+      })
+    })
+
+    it('keeps one row per tab and shows one entry per person: present while any tab is, typing while any tab types', async () => {
+      await withStore(async ({ store, clock }) => {
+        const { ticketId } = await aTicket(store)
+        const agent = await store.users.create(person(Role.Agent, 'agent@example.com'))
+        const heard: number[][] = []
+        const stop = await store.eventNotifier.listen({ ids: () => {}, resync: () => {}, presence: (ids) => { heard.push(ids) } })
+        try {
+          const beat = async (tab: string, state: 'viewing' | 'typing', ttl = 30_000) =>
+            await store.presence.upsert({ ticket_id: ticketId, user_id: agent.id, client_id: tab, state, expires_at: clock.at(ttl) }, clock.at())
+          const seen = async () => (await store.presence.liveOf([ticketId], clock.at())).map((e) => [e.user.id, e.state, e.since, e.expires_at])
+          assert.deepEqual(await beat('tab-a', 'viewing'), { changed: true })
+          const since = clock.at()
+          clock.advance(5_000)
+          assert.deepEqual(await beat('tab-b', 'viewing'), { changed: false }, 'a second tab changes nothing others see')
+          assert.deepEqual(await seen(), [[agent.id, 'viewing', since, clock.at(30_000)]], 'one entry, the first tab\'s start, the latest expiry')
+          assert.deepEqual(await beat('tab-b', 'typing'), { changed: true })
+          assert.deepEqual(await beat('tab-a', 'viewing'), { changed: false }, 'the other tab viewing: still typing')
+          assert.deepEqual((await seen()).map((e) => e[1]), ['typing'])
+          // The typing tab leaves: viewing (a change); then the other tab leaves: gone (a change).
+          assert.equal(await store.presence.remove(ticketId, agent.id, 'tab-c', clock.at()), false, 'no such tab')
+          assert.equal(await store.presence.remove(ticketId, agent.id, 'tab-b', clock.at()), true)
+          assert.deepEqual(await seen(), [[agent.id, 'viewing', since, clock.at(30_000)]])
+          assert.deepEqual(await beat('tab-b', 'viewing'), { changed: false }, 'back in a tab while another was there keeps the stay')
+          assert.deepEqual((await seen()).map((e) => e[2]), [since])
+          assert.equal(await store.presence.remove(ticketId, agent.id, 'tab-b', clock.at()), true)
+          assert.equal(await store.presence.remove(ticketId, agent.id, 'tab-a', clock.at()), true)
+          assert.deepEqual(await seen(), [])
+          // Expiry is per tab: a silent tab drops out while the beating one stays.
+          await beat('tab-a', 'typing', 10_000)
+          await beat('tab-b', 'viewing', 60_000)
+          clock.advance(11_000)
+          assert.deepEqual((await seen()).map((e) => e[1]), ['viewing'], 'the silent typing tab expired')
+          clock.advance(30_000)
+          assert.equal(await store.presence.deleteExpired(clock.at(-1_000), 100), 1, 'only the expired tab is pruned')
+          assert.equal((await seen()).length, 1)
+          // Announced: the arrival, typing, back to viewing, gone, back typing; never a change others would not see.
+          for (let i = 0; i < 100 && heard.length < 5; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          assert.equal(heard.length, 5, JSON.stringify(heard))
         } finally {
           await stop()
         }

@@ -38,6 +38,7 @@ import * as ticketMerges from './0042-ticket-merges.js'
 import * as triggerListVersion from './0043-trigger-list-version.js'
 import * as reportHistogramsAndSla from './0044-report-histograms-and-sla.js'
 import * as reportPriority from './0047-report-priority.js'
+import * as presencePerTab from './0048-presence-per-tab.js'
 
 interface Migration { name: string, up: (knex: Knex) => Promise<void>, down: (knex: Knex) => Promise<void> }
 
@@ -84,7 +85,8 @@ export const migrations: Migration[] = [
   { name: '0042-ticket-merges', ...ticketMerges },
   { name: '0043-trigger-list-version', ...triggerListVersion },
   { name: '0044-report-histograms-and-sla', ...reportHistogramsAndSla },
-  { name: '0047-report-priority', ...reportPriority }
+  { name: '0047-report-priority', ...reportPriority },
+  { name: '0048-presence-per-tab', ...presencePerTab }
 ]
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

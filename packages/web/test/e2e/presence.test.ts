@@ -1,9 +1,17 @@
 import { fileURLToPath } from 'node:url'
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import type { Page } from 'playwright-core'
 import { chromiumOrSkip, DEMO, expectAccessible, launchBrowser, logIn, openPage, screenshot, startConsole, testDialects } from './harness.js'
 
 const DOCS_IMAGE = fileURLToPath(new URL('../../../../docs/images/console-presence.png', import.meta.url))
+
+/** Collects the `client_id` of each presence beat `page` sends on `ticketId`. */
+function recordTabIds (page: Page, ticketId: number, into: Set<string>): void {
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith(`/tickets/${ticketId}/presence`)) into.add((request.postDataJSON() as { client_id: string }).client_id)
+  })
+}
 
 for (const dialect of testDialects()) {
   describe(`collision detection in Chromium on ${dialect}`, () => {
@@ -22,6 +30,8 @@ for (const dialect of testDialects()) {
       // The agent works on a phone-sized screen.
       const agent = await openPage(browser, { viewport: { width: 360, height: 780 } })
       await logIn(agent.page, server.origin, DEMO.agent.email, DEMO.agent.password)
+      const tabIds = new Set<string>()
+      recordTabIds(agent.page, ticket.id, tabIds)
       await agent.page.goto(`${server.origin}/tickets/${ticket.id}`)
 
       const adminSees = admin.page.getByRole('status', { name: 'Others on this ticket' })
@@ -29,6 +39,23 @@ for (const dialect of testDialects()) {
       await adminSees.getByText('Alan Agent is viewing').waitFor()
       await agentSees.getByText('Ada Admin is viewing').waitFor()
       assert.equal(await adminSees.getAttribute('aria-live'), 'polite')
+
+      // The agent opens the ticket in a second tab (same session), then closes it: the first tab keeps the agent
+      // present for the administrator (presence is per tab; the second tab's DELETE removes only its own row).
+      const secondTab = await agent.context.newPage()
+      recordTabIds(secondTab, ticket.id, tabIds)
+      const secondBeat = secondTab.waitForResponse((response) => response.request().method() === 'PUT' && response.url().endsWith(`/tickets/${ticket.id}/presence`))
+      await secondTab.goto(`${server.origin}/tickets/${ticket.id}`)
+      assert.equal((await secondBeat).status(), 200)
+      assert.equal(tabIds.size, 2, `each tab beats under its own id: ${[...tabIds].join(', ')}`)
+      await secondTab.close()
+      const closedAt = Date.now()
+      while (Date.now() - closedAt < 3_000) {
+        assert.ok(await adminSees.getByText('Alan Agent is viewing').isVisible(), 'the agent never drops out while a tab is open')
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      const listed = await server.call('GET', `/tickets/${ticket.id}/presence`) as { entries: Array<{ user: { first_name: string } }> }
+      assert.deepEqual(listed.entries.map((e) => e.user.first_name), ['Alan'])
 
       // The agent starts a reply: the administrator sees it typing, live.
       await agent.page.getByLabel('Your reply').fill('We refunded the second charge.')

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, api, apiBase, csrfHeaders } from '../api.js'
 import { listenToPresence } from '../live.js'
+import { tabId } from '../tab-id.js'
 import { t } from '../../messages/index.js'
 import type { Comment, TicketPresence } from '../types.js'
 import { personName } from './ui.js'
@@ -26,7 +27,8 @@ interface Known {
 
 /**
  * Presence on one ticket (staff): beats `PUT /tickets/{id}/presence` every 10 s and when typing starts or
- * stops, leaves with `DELETE` on the way out (a `keepalive` request, so closing the tab still sends it), and
+ * stops, leaves with `DELETE` on the way out (a `keepalive` request, so closing the tab still sends it), both
+ * with this tab's `client_id` (another tab of the same agent on the ticket keeps them present), and
  * keeps who else is there from the answers and the event stream's `presence` events. Entries past their
  * expiry disappear on their own, even when no event says so (a tab that crashed).
  */
@@ -45,7 +47,7 @@ export function usePresence (ticketId: number, enabled: boolean): { others: Entr
 
   const beat = useCallback(async () => {
     try {
-      accept((await api.put<{ data: TicketPresence }>(`/tickets/${ticketId}/presence`, { state: state.current })).data)
+      accept((await api.put<{ data: TicketPresence }>(`/tickets/${ticketId}/presence`, { state: state.current, client_id: tabId() })).data)
     } catch {
       // Presence is a courtesy: a failed beat is retried by the next one.
     }
@@ -62,7 +64,7 @@ export function usePresence (ticketId: number, enabled: boolean): { others: Entr
     const leave = () => {
       if (left) return
       left = true
-      void fetch(`${apiBase()}/tickets/${ticketId}/presence`, { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { accept: 'application/json', ...csrfHeaders() } }).catch(() => {})
+      void fetch(`${apiBase()}/tickets/${ticketId}/presence?client_id=${encodeURIComponent(tabId())}`, { method: 'DELETE', keepalive: true, credentials: 'same-origin', headers: { accept: 'application/json', ...csrfHeaders() } }).catch(() => {})
     }
     const pagehide = () => { leave() }
     // Back from the back/forward cache: present again.
