@@ -12,7 +12,7 @@ import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { testDialects } from '@helpdesk/store-knex'
 import { bin, deployment, killServer, startServer, type ServerProcess } from '../../../cli/test/server-process.js'
 import { CHROMIUM, launchChromium } from '../chromium.js'
@@ -128,6 +128,17 @@ export async function expectAccessible (page: Page, label: string): Promise<void
   }) as AxeViolation[]
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   assert.deepEqual(serious.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), [], `axe on ${label}`)
+}
+
+/**
+ * Waits until a form control shows `expected` (the console renders state it
+ * reads from the URL after the URL changes), then asserts it, so a control
+ * that never gets there fails with both values.
+ */
+export async function expectValue (control: Locator, expected: string, timeout = 10_000): Promise<void> {
+  const until = Date.now() + timeout
+  while (await control.inputValue() !== expected && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50))
+  assert.equal(await control.inputValue(), expected)
 }
 
 /** Saves a full-page screenshot as packages/web/test/output/<name>.png. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  chromiumOrSkip, DEMO, expectAccessible, launchBrowser, logIn, openPage, startConsole, testDialects, type ConsoleServer
+  chromiumOrSkip, DEMO, expectAccessible, expectValue, launchBrowser, logIn, openPage, startConsole, testDialects, type ConsoleServer
 } from './harness.js'
 
 async function until<T> (check: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
@@ -60,19 +60,19 @@ for (const dialect of testDialects()) {
       // The categories' options arrive with their list.
       await other.page.getByLabel('Category', { exact: true }).locator('option', { hasText: 'Billing' }).waitFor({ state: 'attached' })
       await other.page.getByRole('link', { name: `#${ticket.id} Invoice twice` }).waitFor()
-      assert.equal(await other.page.getByLabel('Search').inputValue(), 'Invoice')
-      assert.equal(await other.page.getByLabel('Sort by').inputValue(), 'title')
-      assert.equal(await other.page.getByLabel('Category', { exact: true }).inputValue(), String(billing.id))
+      await expectValue(other.page.getByLabel('Search'), 'Invoice')
+      await expectValue(other.page.getByLabel('Sort by'), 'title')
+      await expectValue(other.page.getByLabel('Category', { exact: true }), String(billing.id))
       await other.page.getByRole('link', { name: `#${ticket.id} Invoice twice` }).waitFor()
       await expectAccessible(other.page, 'inbox with filters from the URL')
 
       // Back: the search goes, then the status comes back.
       await page.goBack()
       await page.waitForURL(new RegExp(`\\?category=${billing.id}$`))
-      assert.equal(await page.getByLabel('Search').inputValue(), '')
+      await expectValue(page.getByLabel('Search'), '')
       await page.goBack()
       await page.waitForURL(new RegExp(`\\?status=3&category=${billing.id}$`))
-      assert.equal(await page.getByLabel('Status').inputValue(), '3')
+      await expectValue(page.getByLabel('Status'), '3')
       await page.getByRole('status').filter({ hasText: 'No tickets' }).or(page.getByRole('table')).first().waitFor()
     })
   })
