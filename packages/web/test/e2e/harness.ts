@@ -104,7 +104,9 @@ export async function openPage (browser: Browser, options: { javaScript?: boolea
     locale: 'en-GB',
     timezoneId: 'Europe/Berlin'
   })
-  context.setDefaultTimeout(15_000)
+  // Generous: two browser tests, their servers and PostgreSQL share a 2-vCPU CI machine, where a lazy chunk or a
+  // navigation has taken over 15 s. A control that never appears still fails, only later.
+  context.setDefaultTimeout(30_000)
   const page = await context.newPage()
   const problems: string[] = []
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
