@@ -2,7 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { buildApp, eachDialect, type TestApp } from './helpers.js'
 import { expectError, expectStatus, expectValidation } from './http-assertions.js'
-import { desk, postTicket } from './ticket-fixtures.js'
+import { desk, postTicket, type Desk } from './ticket-fixtures.js'
 
 async function createView (h: TestApp, token: string, payload: Record<string, unknown>): Promise<any> {
   return expectStatus(await h.inject({ method: 'POST', url: '/api/v1/views', token, payload }), 201).data
@@ -10,6 +10,22 @@ async function createView (h: TestApp, token: string, payload: Record<string, un
 
 async function views (h: TestApp, token: string, query = ''): Promise<any> {
   return expectStatus(await h.inject({ method: 'GET', url: `/api/v1/views${query}`, token }), 200)
+}
+
+/**
+ * Five tickets the count tests share: two Billing tickets of Alice, a Sales
+ * ticket and a closed Billing ticket of Bob, and a Sales ticket of
+ * `assignedOwner` assigned to the agent (they cover Billing only).
+ */
+async function countedTickets (h: TestApp, d: Desk, assignedOwner: 'alice' | 'bob'): Promise<{ sales: { id: number } }> {
+  await postTicket(h, d.alice.token, { category: d.billing, title: 'Billing one' })
+  await postTicket(h, d.alice.token, { category: d.billing, title: 'Billing two' })
+  const sales = await postTicket(h, d.bob.token, { category: d.sales, title: 'Sales one' })
+  const closed = await postTicket(h, d.bob.token, { category: d.billing, title: 'Closed one' })
+  expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${closed.id}`, token: d.admin.token, payload: { status: 3 } }), 200)
+  const assigned = await postTicket(h, d[assignedOwner].token, { category: d.sales, title: 'Sales, assigned' })
+  expectStatus(await h.inject({ method: 'PUT', url: `/api/v1/tickets/${assigned.id}/agents`, token: d.admin.token, payload: { agent: d.agent.user.id } }), 200)
+  return { sales }
 }
 
 eachDialect((dialect) => {
@@ -77,13 +93,7 @@ eachDialect((dialect) => {
     it('counts each view\'s tickets in the caller\'s ticket scope, as the ticket list counts them', async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)
-      await postTicket(h, d.alice.token, { category: d.billing, title: 'Billing one' })
-      await postTicket(h, d.alice.token, { category: d.billing, title: 'Billing two' })
-      const sales = await postTicket(h, d.bob.token, { category: d.sales, title: 'Sales one' })
-      const closed = await postTicket(h, d.bob.token, { category: d.billing, title: 'Closed one' })
-      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${closed.id}`, token: d.admin.token, payload: { status: 3 } }), 200)
-      const assigned = await postTicket(h, d.bob.token, { category: d.sales, title: 'Sales, assigned' })
-      expectStatus(await h.inject({ method: 'PUT', url: `/api/v1/tickets/${assigned.id}/agents`, token: d.admin.token, payload: { agent: d.agent.user.id } }), 200)
+      const { sales } = await countedTickets(h, d, 'bob')
       await createView(h, d.admin.token, { name: 'Sales', shared: true, filters: { categories: String(d.sales) } })
       await createView(h, d.admin.token, { name: 'Search billing', shared: true, filters: { search: 'Billing' } })
 
@@ -119,13 +129,7 @@ eachDialect((dialect) => {
     it('counts a page of 3 views and a page of 12 with the same number of statements, each count the list\'s total', async (t) => {
       const h = await buildApp(t, dialect)
       const d = await desk(h)
-      await postTicket(h, d.alice.token, { category: d.billing, title: 'Billing one' })
-      await postTicket(h, d.alice.token, { category: d.billing, title: 'Billing two' })
-      const sales = await postTicket(h, d.bob.token, { category: d.sales, title: 'Sales one' })
-      const closed = await postTicket(h, d.bob.token, { category: d.billing, title: 'Closed one' })
-      expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${closed.id}`, token: d.admin.token, payload: { status: 3 } }), 200)
-      const assigned = await postTicket(h, d.alice.token, { category: d.sales, title: 'Sales, assigned' })
-      expectStatus(await h.inject({ method: 'PUT', url: `/api/v1/tickets/${assigned.id}/agents`, token: d.admin.token, payload: { agent: d.agent.user.id } }), 200)
+      const { sales } = await countedTickets(h, d, 'alice')
       expectStatus(await h.inject({ method: 'PATCH', url: `/api/v1/tickets/${sales.id}`, token: d.admin.token, payload: { priority: 'urgent', tags: ['vip'] } }), 200)
       // Saved views of every kind of filter: those the counts answer, and those counted with a capped COUNT.
       const saved: Array<Record<string, string>> = [
