@@ -238,12 +238,11 @@ export class TicketService {
       throw ValidationError.field(key, 'The selected agent does not work in the ticket\'s category.')
     }
     if (ticket.assigned_agent_id === agent.id) return ticket
-    // A merged ticket is closed and its work goes on at the target: it is not handed to anyone (as PATCH refuses its changes).
-    ensureNotMerged(ticket, key)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { assigned_agent_id: agent.id, agent_assigned_at: nowString(this.ctx) })
       if (updated === null) throw new NotFoundError('Ticket')
-      // Merged while this request was on its way (the row as written says so): nothing is kept.
+      // A merged ticket is closed and its work goes on at the target: it is not handed to anyone (as PATCH refuses
+      // its changes). Asked of the row as written, so a merge committed while this request was on its way counts too.
       ensureNotMerged(updated, key)
       await recordTicketChanges(tx, actor, ticket, updated)
       const facts = ticketEventFacts(actor.id, updated, await this.categoryOf(tx, updated))
@@ -269,7 +268,6 @@ export class TicketService {
     const id = ticket.id
     ensure(canAssignTickets(actor))
     if (ticket.assigned_agent_id === null) return ticket
-    ensureNotMerged(ticket, key)
     return await this.ctx.events.transaction(this.ctx.store, async (tx) => {
       const updated = await tx.tickets.update(id, { assigned_agent_id: null, agent_assigned_at: null })
       if (updated === null) throw new NotFoundError('Ticket')
