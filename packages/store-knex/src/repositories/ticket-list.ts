@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { ListQuery, Page, Ticket, TicketScope, ticketList, WithIncludes } from '@helpdesk/core'
 import type { Dialect } from '../dialects/dialect.js'
+import { rawRows } from '../dialects/raw-rows.js'
 import { applyFilters, filteredPage, limitTo, parseExact, type ExactFilter, type ListMapping, type ListTotal } from '../list/list-mapping.js'
 import { ticketColumns, type TicketRow } from '../rows/ticket-rows.js'
 import type { RepositoryContext } from './repository-context.js'
@@ -183,8 +184,7 @@ export async function countTickets (
     const columns = read.map((part) => `${part.sql.sql} as "${part.alias}"`).join(', ')
     const bindings = [...coverage?.bindings ?? [], ...read.flatMap((part) => part.sql.bindings)]
     const sql = coverage === null ? `select ${columns}` : `with "coverage" as (${coverage.sql}) select ${columns} from "coverage"`
-    const result = await db.raw(sql, bindings as Knex.RawBinding[]) as { rows: Array<typeof row> } | Array<typeof row>
-    Object.assign(row, (Array.isArray(result) ? result : result.rows)[0])
+    Object.assign(row, rawRows<typeof row>(await db.raw(sql, bindings as Knex.RawBinding[]))[0])
   }
   return parts.map((part, i) => {
     if ('known' in part) return part.known

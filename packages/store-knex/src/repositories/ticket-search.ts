@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { CommentType, plainText, type TicketAdditional, type TicketVisibility } from '@helpdesk/core'
 import { containsPattern, type Dialect } from '../dialects/dialect.js'
 import { batches, documentWords, fullTextQuery, type FullTextIndex } from '../dialects/full-text.js'
+import { rawRows } from '../dialects/raw-rows.js'
 import { limitTo, type PartialFilter } from '../list/list-mapping.js'
 import { bool, parseJson } from '../rows/row-values.js'
 
@@ -177,9 +178,8 @@ async function idsInOneStatement<const Q extends ReadonlyArray<Knex.QueryBuilder
     return [{ sql: `select ${i} as part, id from (${sql}) as part${i}`, bindings }]
   })
   if (parts.length === 0) return lists
-  const result = await db.raw(parts.map((part) => part.sql).join(' union all '), parts.flatMap((part) => [...part.bindings])) as
-    { rows: Array<{ part: number, id: number }> } | Array<{ part: number, id: number }>
-  for (const row of Array.isArray(result) ? result : result.rows) lists[row.part]?.push({ id: row.id })
+  const result = await db.raw(parts.map((part) => part.sql).join(' union all '), parts.flatMap((part) => [...part.bindings]))
+  for (const row of rawRows<{ part: number, id: number }>(result)) lists[row.part]?.push({ id: row.id })
   return lists
 }
 
